@@ -1,0 +1,72 @@
+"""保皇 Baohuang: an exact rules engine for the 5-player, 4-deck Shandong card game.
+
+The public API::
+
+    Rules.preset(name, **options)       frozen rules (R7)
+    Play.parse(text), str(play)         plays in R2 notation
+    beats(response, current, rules)     R4 / R5.1
+    legal_plays(hand, current, rules)   every distinct legal play
+    score(rules, emperor=, guard=, places=, ...)   R10
+    new_game(rules, seed=...)           a game: legal_actions(), apply(), view(seat), clone()
+    Match(rules, games=N, seed=...)     games chained with tribute (R12)
+"""
+
+from .actions import (
+    ACCEPT,
+    DECLINE,
+    PASS,
+    Accept,
+    Action,
+    Call,
+    Decline,
+    OpenSolo,
+    Pass,
+    PlayCards,
+    Tribute,
+    parse_action,
+)
+from .cards import Card, NotationError, format_cards, parse_cards
+from .game import Game, IllegalActionError, new_game
+from .match import Match
+from .movegen import legal_plays
+from .plays import Play, beats
+from .record import RecordError, read_record, replay, to_record, write_record
+from .rules import Rules, RulesError
+from .scoring import GameResult, score
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ACCEPT",
+    "DECLINE",
+    "PASS",
+    "Accept",
+    "Action",
+    "Call",
+    "Card",
+    "Decline",
+    "Game",
+    "GameResult",
+    "IllegalActionError",
+    "Match",
+    "NotationError",
+    "OpenSolo",
+    "Pass",
+    "Play",
+    "PlayCards",
+    "RecordError",
+    "Rules",
+    "RulesError",
+    "Tribute",
+    "beats",
+    "format_cards",
+    "legal_plays",
+    "new_game",
+    "parse_action",
+    "parse_cards",
+    "read_record",
+    "replay",
+    "score",
+    "to_record",
+    "write_record",
+]

@@ -1,0 +1,126 @@
+"""Actions and their notation: every decision a seat makes is one of these.
+
+=========================  ==========================================================
+notation                   meaning
+=========================  ==========================================================
+``BB999``                  play these ranks (the engine picks the cards, see game.py)
+``9h 9h 9s B B``           play exactly these cards
+``pass``                   pass (过)
+``accept`` / ``decline``   take or refuse the emperor card (同意 / 放弃, R8.5)
+``call 9h``                call the triple of 9h; the 4th copy's holder is the guard (R8.7)
+``solo 9h``                明独: show four 9h and play alone, openly (R8.7)
+``tribute 2h``             pay this card as tribute (进贡, R12)
+=========================  ==========================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import Card, NotationError, format_cards, parse_cards, sort_cards
+from .plays import Play
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Accept:
+    def __str__(self) -> str:
+        return "accept"
+
+
+@dataclass(frozen=True, slots=True)
+class Decline:
+    def __str__(self) -> str:
+        return "decline"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCards:
+    """Play exactly these cards (canonically sorted, high first)."""
+
+    cards: tuple[Card, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cards", tuple(sort_cards(self.cards)))
+
+    @property
+    def play(self) -> Play:
+        return Play.from_cards(self.cards)
+
+    def __str__(self) -> str:
+        return format_cards(self.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """Call the triple of ``card`` (亮出三张, R8.7)."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"call {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class OpenSolo:
+    """明独: show four copies of ``card`` and play alone against four (R8.7)."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"solo {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Tribute:
+    """Pay ``card`` as tribute (进贡, R12)."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"tribute {self.card}"
+
+
+Action = Play | PlayCards | Pass | Accept | Decline | Call | OpenSolo | Tribute
+
+PASS = Pass()
+ACCEPT = Accept()
+DECLINE = Decline()
+
+_WORDS: dict[str, Action] = {
+    "pass": PASS, "p": PASS, "过": PASS, "不要": PASS,
+    "accept": ACCEPT, "y": ACCEPT, "yes": ACCEPT, "同意": ACCEPT,
+    "decline": DECLINE, "n": DECLINE, "no": DECLINE, "放弃": DECLINE,
+}  # fmt: skip
+_CARD_VERBS: dict[str, type[Call] | type[OpenSolo] | type[Tribute]] = {
+    "call": Call, "叫": Call, "亮": Call,
+    "solo": OpenSolo, "明独": OpenSolo,
+    "tribute": Tribute, "进贡": Tribute,
+}  # fmt: skip
+_RANK_ONLY = set("3456789TJQKA2BRtjqkabr10 ")
+
+
+def parse_action(text: str) -> Action:
+    """Parse an action in the notation above (Chinese words accepted too)."""
+    words = text.strip().split()
+    if not words:
+        raise NotationError("empty action: type a play (BB999 or 9h 9h 9s B B) or pass")
+    head = words[0].lower()
+    if len(words) == 1 and head in _WORDS:
+        return _WORDS[head]
+    verb = _CARD_VERBS.get(head)
+    if verb is not None:
+        if len(words) != 2:
+            raise NotationError(f"{head!r} takes one card, like '{head} 9h'")
+        return verb(Card.parse(words[1]))
+    if set(text) <= _RANK_ONLY and "*" not in text and len(words) == 1:
+        return Play.parse(text)
+    cards = parse_cards(text)
+    if not cards:
+        raise NotationError(f"no cards in {text!r}")
+    return PlayCards(tuple(cards))

@@ -1,0 +1,158 @@
+"""Cards and their notation (R2).
+
+Ranks, low to high: ``3 4 5 6 7 8 9 T J Q K A 2``, then the small joker ``B`` (小王) and the big
+joker ``R`` (大王). A suited card is rank + suit (``9h``); jokers have no suit. The marked jokers
+of the fixed-guard variants are ``R*`` (皇牌) and ``B*`` (保牌); they play like ``R`` and ``B``.
+
+Every distinct card is one interned :class:`Card` object, so cards compare by identity and
+hash fast. Card ids: suited cards ``rank * 4 + suit`` (0–51), then ``B`` 52, ``R`` 53, ``B*`` 54,
+``R*`` 55.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+RANK_SYMBOLS = "3456789TJQKA2BR"
+SUIT_SYMBOLS = "shdc"
+SUIT_NAMES_ZH = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+
+#: Rank indices: 0 is ``3`` … 12 is ``2``, then the jokers.
+TWO = 12
+SMALL_JOKER = 13
+BIG_JOKER = 14
+NUM_RANKS = 15
+NUM_SUITED_RANKS = 13
+NUM_CARD_IDS = 56
+
+RANK_NAMES_ZH = [*"3456789", "10", "J", "Q", "K", "A", "2", "小王", "大王"]
+
+
+class NotationError(ValueError):
+    """A card, hand, play or action string that does not follow the notation (R2)."""
+
+
+def rank_index(symbol: str) -> int:
+    """The rank index of a rank symbol (``"T"`` and ``"10"`` are both ten)."""
+    if symbol == "10":
+        return RANK_SYMBOLS.index("T")
+    i = RANK_SYMBOLS.find(symbol.upper()) if len(symbol) == 1 else -1
+    if i < 0:
+        raise NotationError(f"unknown rank {symbol!r}: ranks are {' '.join(RANK_SYMBOLS)} (or 10)")
+    return i
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Card:
+    """One card: a rank index, a suit (``None`` for jokers) and, for jokers, a mark."""
+
+    id: int
+    rank: int
+    suit: str | None
+    marked: bool
+
+    def __str__(self) -> str:
+        if self.suit is None:
+            return RANK_SYMBOLS[self.rank] + ("*" if self.marked else "")
+        return RANK_SYMBOLS[self.rank] + self.suit
+
+    def __repr__(self) -> str:
+        return f"Card({str(self)!r})"
+
+    def __lt__(self, other: Card) -> bool:
+        return self.id < other.id
+
+    @property
+    def is_joker(self) -> bool:
+        return self.suit is None
+
+    @staticmethod
+    def parse(text: str) -> Card:
+        """Parse one card: ``9h``, ``10s``, ``Ts``, ``B``, ``R``, ``B*``, ``R*``."""
+        card = _CARD_BY_TEXT.get(text.strip())
+        if card is None:
+            raise NotationError(
+                f"bad card {text!r}: write rank+suit like 9h, Ts, 10s, or B, R, B*, R*"
+            )
+        return card
+
+
+def _make_cards() -> list[Card]:
+    cards = [
+        Card(rank * 4 + s, rank, SUIT_SYMBOLS[s], False)
+        for rank in range(NUM_SUITED_RANKS)
+        for s in range(4)
+    ]
+    cards += [
+        Card(52, SMALL_JOKER, None, False),
+        Card(53, BIG_JOKER, None, False),
+        Card(54, SMALL_JOKER, None, True),
+        Card(55, BIG_JOKER, None, True),
+    ]
+    return cards
+
+
+#: All distinct cards, indexed by id.
+CARDS: list[Card] = _make_cards()
+B_CARD, R_CARD, B_MARKED, R_MARKED = CARDS[52], CARDS[53], CARDS[54], CARDS[55]
+
+
+def _card_texts() -> dict[str, Card]:
+    table: dict[str, Card] = {}
+    for card in CARDS:
+        text = str(card)
+        table[text] = card
+        table[text.lower()] = card
+        table[text.upper()] = card
+        if card.suit is not None and text[0] == "T":
+            table["10" + card.suit] = card
+            table["10" + card.suit.upper()] = card
+    return table
+
+
+_CARD_BY_TEXT = _card_texts()
+_TOKEN = re.compile(r"\s*(10[shdcSHDC]|[0-9TJQKAtjqka][shdcSHDC]|[BRbr]\*?)\s*")
+
+
+def parse_cards(text: str | Iterable[str | Card]) -> list[Card]:
+    """Parse cards written with or without spaces (``"9h 9h 9s B R"`` or ``"9h9h9sBR"``)."""
+    if not isinstance(text, str):
+        return [c if isinstance(c, Card) else Card.parse(c) for c in text]
+    cards: list[Card] = []
+    pos, end = 0, len(text.rstrip())
+    while pos < end:
+        m = _TOKEN.match(text, pos)
+        if m is None:
+            bad = text[pos:].split()[0] if text[pos:].split() else text[pos:]
+            raise NotationError(
+                f"bad card {bad!r} in {text!r}: write rank+suit like 9h, Ts, 10s, or B, R, B*, R*"
+            )
+        cards.append(_CARD_BY_TEXT[m.group(1)])
+        pos = m.end()
+    return cards
+
+
+def sort_cards(cards: Iterable[Card]) -> list[Card]:
+    """Cards by power, high first; equal ranks by suit order s h d c."""
+    return sorted(cards, key=lambda c: (-c.rank, c.id))
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    """Cards by power, high first, separated by spaces."""
+    return " ".join(str(c) for c in sort_cards(cards))
+
+
+def deck(ranks_from: int = 0, decks: int = 4, marked: bool = False) -> list[Card]:
+    """The pack: ``decks`` copies of every suited card from ``ranks_from`` up and of each joker.
+
+    With ``marked``, one ``R`` and one ``B`` are replaced by ``R*`` and ``B*`` (R9).
+    """
+    suited = [c for c in CARDS[:52] if c.rank >= ranks_from]
+    pack = suited * decks + [B_CARD, R_CARD] * decks
+    if marked:
+        pack.remove(B_CARD)
+        pack.remove(R_CARD)
+        pack += [B_MARKED, R_MARKED]
+    return pack

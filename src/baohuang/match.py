@@ -1,0 +1,51 @@
+"""A match (一场): games chained with tribute between them (R12), scores totalled."""
+
+from __future__ import annotations
+
+from .game import Game, new_game
+from .rules import Rules
+from .scoring import GameResult
+
+
+def game_seed(match_seed: int | str, index: int) -> str:
+    """The seed of game ``index`` (from 0) of a match."""
+    return f"{match_seed}/{index}"
+
+
+class Match:
+    """``games`` games under ``rules``; each game's tribute comes from the one before."""
+
+    def __init__(self, rules: Rules | None = None, games: int = 1, seed: int | str = 0) -> None:
+        if games < 1:
+            raise ValueError(f"a match has at least one game, not {games}")
+        self.rules = rules or Rules()
+        self.games = games
+        self.seed = seed
+        self.results: list[GameResult] = []
+        self.game: Game = new_game(self.rules, game_seed(seed, 0))
+
+    @property
+    def index(self) -> int:
+        """The number of the current game, from 0."""
+        return len(self.results)
+
+    @property
+    def is_over(self) -> bool:
+        return len(self.results) == self.games
+
+    @property
+    def totals(self) -> list[int]:
+        """Points per seat over the finished games."""
+        return [sum(r.scores[s] for r in self.results) for s in range(5)]
+
+    def next_game(self) -> Game | None:
+        """Record the finished current game and start the next; ``None`` when the match is over."""
+        result = self.game.result
+        if result is None:
+            raise ValueError("the current game is not over yet")
+        if not self.results or self.results[-1] is not result:
+            self.results.append(result)
+        if self.is_over:
+            return None
+        self.game = new_game(self.rules, game_seed(self.seed, self.index), self.game.result)
+        return self.game

@@ -1,0 +1,155 @@
+"""Scoring (R10) and tribute (进贡, R12) from a finished game's result."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .cards import Card
+from .rules import Rules
+
+#: R10: points for 1st (头科), 2nd (二科), 3rd, 4th (二落), 5th (大落).
+PLACE_POINTS = (4, 2, 0, -2, -4)
+
+Outcome = Literal["emperor", "rebels", "draw"]
+
+
+def _place_points(places: Sequence[int]) -> list[int]:
+    if sorted(places) != [0, 1, 2, 3, 4]:
+        raise ValueError(f"places must list the five seats 0-4 once each, got {list(places)}")
+    points = [0] * 5
+    for place, seat in enumerate(places):
+        points[seat] = PLACE_POINTS[place]
+    return points
+
+
+def team_score(*, emperor: int, guard: int | None, places: Sequence[int]) -> int:
+    """T: the place points of the emperor's side (R10)."""
+    points = _place_points(places)
+    return points[emperor] + (points[guard] if guard is not None else 0)
+
+
+def score(
+    rules: Rules,
+    *,
+    emperor: int,
+    guard: int | None,
+    places: Sequence[int],
+    open_solo: bool = False,
+    rebellion: bool = False,
+    open_guard: bool = False,
+    kicked: bool = False,
+) -> list[int]:
+    """Points per seat (R10.1, R10.2); ``guard=None`` when the emperor plays alone."""
+    if guard == emperor:
+        raise ValueError("the guard cannot be the emperor; pass guard=None for a solo")
+    t = team_score(emperor=emperor, guard=guard, places=places)
+    factor = 1
+    if rules.scoring == "weihai":  # R10.2
+        if guard is None and open_solo:
+            first = places[0] == emperor
+            t = 8 if first else -8
+        elif rebellion or open_guard:
+            factor = 2
+        if kicked:
+            factor *= 2
+    elif rules.scoring == "kk":  # R10.1 ×造反, ×明独
+        factor = (2 if rebellion else 1) * (2 if open_solo else 1)
+    elif open_solo:  # R10.1 classic 明独 ×2
+        factor = 2
+    t *= factor
+    scores = [-t] * 5
+    if guard is None:
+        scores[emperor] = 4 * t
+    else:
+        scores[emperor] = 2 * t
+        scores[guard] = t
+    return scores
+
+
+def outcome(rules: Rules, *, emperor: int, guard: int | None, places: Sequence[int]) -> Outcome:
+    """Which side won: by the sign of T (R10), or by the QQ win rule (R10.3)."""
+    if rules.win_rule == "qq":
+        if places[0] == emperor:
+            return "draw" if guard is not None and places[4] == guard else "emperor"
+        if guard is not None and places[0] == guard:
+            second = places.index(emperor)
+            return "emperor" if second == 1 else "draw" if second == 2 else "rebels"
+    t = team_score(emperor=emperor, guard=guard, places=places)
+    return "emperor" if t > 0 else "rebels" if t < 0 else "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """What a finished game leaves behind: roles, finishing order, scores, the winner."""
+
+    emperor: int
+    guard: int | None
+    places: tuple[int, ...]
+    scores: tuple[int, ...]
+    outcome: Outcome
+    open_solo: bool = False
+
+    @property
+    def solo(self) -> bool:
+        return self.guard is None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "emperor": self.emperor,
+            "guard": self.guard,
+            "places": list(self.places),
+            "scores": list(self.scores),
+            "outcome": self.outcome,
+            "open_solo": self.open_solo,
+        }
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> GameResult:
+        try:
+            return GameResult(
+                emperor=int(data["emperor"]),
+                guard=None if data["guard"] is None else int(data["guard"]),
+                places=tuple(int(s) for s in data["places"]),
+                scores=tuple(int(s) for s in data["scores"]),
+                outcome=data["outcome"],
+                open_solo=bool(data.get("open_solo", False)),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"bad game result {data!r}: {exc}") from None
+
+
+def tribute_payments(result: GameResult) -> list[tuple[int, int]]:
+    """R12: who pays how many cards, as (seat, count), payers in finishing order."""
+    if result.outcome == "draw":
+        return []
+    per = 2 if result.open_solo else 1  # 明独 doubles every number
+    emperor, guard = result.emperor, result.guard
+    others = [s for s in result.places if s not in (emperor, guard)]
+    if guard is None:
+        if result.outcome == "emperor":
+            return [(s, per) for s in others]
+        return [(emperor, 4 * per)]
+    if result.outcome == "emperor":
+        return [(s, 1) for s in others]
+    return [(emperor, 2), (guard, 1)]
+
+
+def tribute_transfers(
+    result: GameResult, paid: Sequence[tuple[int, Card]]
+) -> list[tuple[int, int, Card]]:
+    """R12: hand out the paid cards, as (payer, receiver, card)."""
+    by_power = sorted(paid, key=lambda pc: (-pc[1].rank, pc[1].id))
+    emperor, guard = result.emperor, result.guard
+    others = [s for s in result.places if s not in (emperor, guard)]
+    if guard is not None and result.outcome == "emperor":
+        # The guard takes the middle card of the three, the emperor the other two.
+        receivers = [emperor, guard, emperor]
+    elif result.outcome == "emperor":
+        receivers = [emperor] * len(by_power)
+    else:
+        # Better finishers take higher cards, an equal share each.
+        share = len(by_power) // len(others)
+        receivers = [s for s in others for _ in range(share)]
+    return [(payer, to, card) for (payer, card), to in zip(by_power, receivers, strict=True)]
