@@ -30,6 +30,7 @@ from .actions import (
     Pass,
     PlayCards,
     Tribute,
+    parse_action,
 )
 from .cards import (
     B_CARD,
@@ -162,8 +163,6 @@ class Game:
 
     def apply(self, action: Action | str) -> None:
         """Apply ``action`` for :attr:`current_seat`; raises :class:`IllegalActionError`."""
-        from .actions import parse_action
-
         if isinstance(action, str):
             action = parse_action(action)
         seat = self.current_seat
