@@ -30,6 +30,9 @@ NUM_CARD_IDS = 56
 RANK_NAMES_ZH = [*"3456789", "10", "J", "Q", "K", "A", "2", "小王", "大王"]
 
 
+CARD_HELP = "write rank+suit like 9h, Ts, 10s, or B, R, B*, R*"
+
+
 class NotationError(ValueError):
     """A card, hand, play or action string that does not follow the notation (R2)."""
 
@@ -70,12 +73,10 @@ class Card:
 
     @staticmethod
     def parse(text: str) -> Card:
-        """Parse one card: ``9h``, ``10s``, ``Ts``, ``B``, ``R``, ``B*``, ``R*``."""
-        card = _CARD_BY_TEXT.get(text.strip())
+        """Parse one card: ``9h``, ``10s``, ``Ts``, ``B``, ``R``, ``B*``, ``R*`` (any case)."""
+        card = _CARD_BY_TEXT.get(_canonical(text))
         if card is None:
-            raise NotationError(
-                f"bad card {text!r}: write rank+suit like 9h, Ts, 10s, or B, R, B*, R*"
-            )
+            raise NotationError(f"bad card {text.strip()!r}: {CARD_HELP}")
         return card
 
 
@@ -97,23 +98,23 @@ def _make_cards() -> list[Card]:
 #: All distinct cards, indexed by id.
 CARDS: list[Card] = _make_cards()
 B_CARD, R_CARD, B_MARKED, R_MARKED = CARDS[52], CARDS[53], CARDS[54], CARDS[55]
+#: Card ids in display order: by power, high first; equal ranks by suit order s h d c.
+IDS_HIGH_FIRST: tuple[int, ...] = tuple(
+    sorted(range(NUM_CARD_IDS), key=lambda i: (-CARDS[i].rank, i))
+)
 
 
-def _card_texts() -> dict[str, Card]:
-    table: dict[str, Card] = {}
-    for card in CARDS:
-        text = str(card)
-        table[text] = card
-        table[text.lower()] = card
-        table[text.upper()] = card
-        if card.suit is not None and text[0] == "T":
-            table["10" + card.suit] = card
-            table["10" + card.suit.upper()] = card
-    return table
+def _canonical(text: str) -> str:
+    """Card text with the rank upper-case, the suit lower-case and ``10`` written ``T``."""
+    text = text.strip()
+    if len(text) >= 2 and text[-1].lower() in SUIT_SYMBOLS:
+        rank = text[:-1].upper()
+        return ("T" if rank == "10" else rank) + text[-1].lower()
+    return text.upper()
 
 
-_CARD_BY_TEXT = _card_texts()
-_TOKEN = re.compile(r"\s*(10[shdcSHDC]|[0-9TJQKAtjqka][shdcSHDC]|[BRbr]\*?)\s*")
+_CARD_BY_TEXT = {str(card): card for card in CARDS}
+_TOKEN = re.compile(r"\s*(10[shdc]|[3-9TJQKA2][shdc]|[BR]\*?)\s*", re.IGNORECASE)
 
 
 def parse_cards(text: str | Iterable[str | Card]) -> list[Card]:
@@ -126,10 +127,8 @@ def parse_cards(text: str | Iterable[str | Card]) -> list[Card]:
         m = _TOKEN.match(text, pos)
         if m is None:
             bad = text[pos:].split()[0] if text[pos:].split() else text[pos:]
-            raise NotationError(
-                f"bad card {bad!r} in {text!r}: write rank+suit like 9h, Ts, 10s, or B, R, B*, R*"
-            )
-        cards.append(_CARD_BY_TEXT[m.group(1)])
+            raise NotationError(f"bad card {bad!r} in {text!r}: {CARD_HELP}")
+        cards.append(_CARD_BY_TEXT[_canonical(m.group(1))])
         pos = m.end()
     return cards
 

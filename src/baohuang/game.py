@@ -37,6 +37,7 @@ from .cards import (
     B_MARKED,
     BIG_JOKER,
     CARDS,
+    IDS_HIGH_FIRST,
     NUM_CARD_IDS,
     NUM_RANKS,
     R_CARD,
@@ -45,7 +46,6 @@ from .cards import (
     TWO,
     Card,
     deck,
-    sort_cards,
 )
 from .events import Event
 from .movegen import SIX, plays_for
@@ -206,7 +206,7 @@ class Game:
     def hand(self, seat: int) -> list[Card]:
         """The cards ``seat`` holds, high first. Private: only for that seat's view."""
         row = self.cards[seat]
-        return sort_cards(CARDS[cid] for cid in range(NUM_CARD_IDS) for _ in range(row[cid]))
+        return [CARDS[cid] for cid in IDS_HIGH_FIRST for _ in range(row[cid])]
 
     def events_for(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
         """The events after sequence number ``since`` as ``seat`` may see them (R14)."""
@@ -480,7 +480,7 @@ class Game:
         self._event("pass", {"seat": seat})
         self.trick.append((seat, "pass"))
         last = self.last_player
-        holding = sum(1 for n in self.sizes if n)
+        holding = SEATS - len(self.places)
         others = holding - (1 if self.sizes[last] else 0)
         if self.passes < others:
             self.current_seat = self._next_active(seat)

@@ -67,7 +67,7 @@ def following_plays(counts: Sequence[int], current: Play, roast: bool = False) -
     size, small_needed = current.size, current.small
     have_small, have_big = counts[SMALL_JOKER], counts[BIG_JOKER]
     plays: list[Play] = []
-    if not current.big:  # R4: anything hung with a big joker is unbeatable
+    if not current.big and have_big >= small_needed:  # R4: a big joker is unbeatable
         for big in range(small_needed, min(have_big, size) + 1):
             for small in range(min(have_small, size - big) + 1):
                 k = size - big - small

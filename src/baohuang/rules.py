@@ -6,7 +6,7 @@ Code asks the options, never the preset's name.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any, Literal
+from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from .cards import RANK_SYMBOLS, NotationError, rank_index
 
@@ -60,31 +60,36 @@ class Rules:
 
     def with_options(self, **options: Any) -> Rules:
         """A copy with ``options`` changed; unknown, mistyped or contradictory ones raise."""
-        for key, value in options.items():
-            if key not in OPTIONS:
-                raise RulesError(
-                    f"unknown option {key!r}: options are {', '.join(sorted(OPTIONS))}"
-                )
-            default = getattr(self, key)
-            if isinstance(default, bool) and not isinstance(value, bool):
-                raise RulesError(f"option {key} takes true or false, not {value!r}")
-            if key == "ranks_from":
-                options[key] = _rank_option(value)
-        rules = replace(self, **options)
+        unknown = sorted(set(options) - OPTIONS)
+        if unknown:
+            raise RulesError(
+                f"unknown option {unknown[0]!r}: options are {', '.join(sorted(OPTIONS))}"
+            )
+        return self._with(options)
+
+    def _with(self, values: dict[str, Any]) -> Rules:
+        if "ranks_from" in values:
+            values = {**values, "ranks_from": _rank_option(values["ranks_from"])}
+        rules = replace(self, **values)
         rules.validate()
         return rules
 
     def validate(self) -> None:
-        """Reject contradictory combinations and options this engine does not play yet."""
-        lowest = rank_index(self.ranks_from)
+        """Reject mistyped values, contradictions and options this engine does not play yet."""
+        for name, hint in get_type_hints(Rules).items():
+            value = getattr(self, name)
+            if get_origin(hint) is Literal and value not in get_args(hint):
+                raise RulesError(
+                    f"{name} must be one of {', '.join(get_args(hint))}, not {value!r}"
+                )
+            if hint in (bool, str) and not isinstance(value, hint):
+                kind = "true or false" if hint is bool else "a string"
+                raise RulesError(f"option {name} takes {kind}, not {value!r}")
+        lowest = self.lowest_rank
         if self.hold_sixes and lowest > rank_index("6"):
-            raise RulesError(
-                f"hold_sixes needs 6s in the pack, but ranks start at {self.ranks_from}"
-            )
+            raise RulesError(f"hold_sixes needs 6s, but ranks start at {self.ranks_from}")
         if self.hold_threes and lowest > 0:
-            raise RulesError(
-                f"hold_threes needs 3s in the pack, but ranks start at {self.ranks_from}"
-            )
+            raise RulesError(f"hold_threes needs 3s, but ranks start at {self.ranks_from}")
         if lowest > rank_index("6"):
             raise RulesError(f"ranks_from may be 3, 4, 5 or 6, not {self.ranks_from}")
         unsupported = [name for name in ("twos_wild", "hold_threes") if getattr(self, name)]
@@ -95,7 +100,13 @@ class Rules:
 
     @property
     def lowest_rank(self) -> int:
-        return rank_index(self.ranks_from)
+        """The rank index of ``ranks_from``."""
+        if not isinstance(self.ranks_from, str):
+            raise RulesError(f"ranks_from must be a rank like 3 or 6, not {self.ranks_from!r}")
+        try:
+            return rank_index(self.ranks_from)
+        except NotationError as exc:
+            raise RulesError(f"ranks_from: {exc}") from None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -107,9 +118,7 @@ class Rules:
         unknown = sorted(set(data) - names)
         if unknown:
             raise RulesError(f"unknown rules field(s) {', '.join(unknown)}")
-        rules = Rules(**data)
-        rules.validate()
-        return rules
+        return Rules()._with(data)
 
 
 def _rank_option(value: Any) -> str:

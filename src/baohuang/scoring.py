@@ -42,6 +42,8 @@ def score(
     kicked: bool = False,
 ) -> list[int]:
     """Points per seat (R10.1, R10.2); ``guard=None`` when the emperor plays alone."""
+    if emperor not in range(5) or (guard is not None and guard not in range(5)):
+        raise ValueError(f"seats are 0-4: emperor {emperor}, guard {guard}")
     if guard == emperor:
         raise ValueError("the guard cannot be the emperor; pass guard=None for a solo")
     t = team_score(emperor=emperor, guard=guard, places=places)

@@ -1,0 +1,320 @@
+"""Terminal rendering (终端显示) with Rich: hands, seat status, event narration, result tables.
+
+Everything here works on what a seat may see: views (``game.view(seat)``), events
+(``game.events_for(seat, since)``) and results (``GameResult.to_dict()``), never on a Game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import groupby
+from typing import Any
+
+from rich.columns import Columns
+from rich.table import Table
+from rich.text import Text
+
+from .cards import RANK_SYMBOLS, Card, sort_cards
+from .i18n import t
+
+#: Rich styles of the narrated event kinds (the rest are plain).
+EVENT_STYLES = {
+    "round": "dim",
+    "pass": "dim",
+    "accept": "bold yellow",
+    "call": "bold yellow",
+    "open_solo": "bold red",
+    "reveal": "bold magenta",
+    "out": "bold green",
+    "void": "bold",
+    "game_over": "bold",
+}
+
+
+def seat_label(seat: int, lang: str, me: int | None = None) -> str:
+    """``座位3``, or ``座位0（你）`` for the seat the user plays."""
+    return t("seat.you" if seat == me else "seat", lang, seat=seat)
+
+
+def place_name(place: int, lang: str) -> str:
+    """头科 二科 三科 二落 大落 for places 1–5 (R6.4)."""
+    return t(f"place.{place}", lang)
+
+
+def role_text(role: str | None, solo: str | None, lang: str) -> str:
+    """皇帝/保皇派/反贼/未定, with 明独 or 暗独 when known."""
+    text = t(f"role.{role}" if role else "role.unknown", lang)
+    if role == "emperor" and solo:
+        text += (
+            f"（{t(f'solo.{solo}', lang)}）" if lang == "zh" else f" ({t(f'solo.{solo}', lang)})"
+        )
+    return text
+
+
+def rank_groups(cards: Sequence[str]) -> list[str]:
+    """A hand's cards grouped by rank, high first: ``["R: R", "2: 2s 2h", "A: Ah Ah Ad"]``."""
+    parsed = sort_cards(Card.parse(c) for c in cards)
+    return [
+        f"{RANK_SYMBOLS[rank]}: {' '.join(str(c) for c in group)}"
+        for rank, group in groupby(parsed, key=lambda c: c.rank)
+    ]
+
+
+def group_hand(cards: Sequence[str]) -> str:
+    """A hand on one line, grouped by rank, high first: ``R: R  2: 2s 2h  A: Ah Ah Ad``."""
+    return "  ".join(rank_groups(cards))
+
+
+def legal_summary(legal: Sequence[str], lang: str, limit: int = 40) -> str:
+    """The legal actions, the first ``limit`` of them when there are more."""
+    shown = " ".join(legal[:limit])
+    if len(legal) > limit:
+        shown += " " + t("help.more", lang, n=len(legal) - limit)
+    return t("help.legal", lang, n=len(legal), actions=shown)
+
+
+def _cards(cards: Sequence[str]) -> str:
+    return " ".join(cards)
+
+
+def narrate(event: dict[str, Any], lang: str, me: int | None = None) -> list[str]:
+    """The lines that tell ``event`` as ``me`` sees it (``me=None``: an open replay).
+
+    Besides a seat's own copy of an event (R14), this reads the fields an open replay adds:
+    ``hands`` on a deal, ``guard_seat`` or ``dark`` on a call, ``card`` on any tribute payment.
+    """
+    kind = event["kind"]
+    seat = event.get("seat")
+    who = seat_label(seat, lang, me) if isinstance(seat, int) else ""
+    if kind == "deal":
+        counts = sorted(set(event["counts"]))
+        lines = [t("ev.deal", lang, deal=event["deal"] + 1, counts="/".join(map(str, counts)))]
+        if "hand" in event:
+            lines.append(t("ev.your_hand", lang, hand=group_hand(event["hand"])))
+        for s, hand in sorted(event.get("hands", {}).items()):
+            lines.append(t("ev.hand_of", lang, seat=seat_label(s, lang, me), hand=group_hand(hand)))
+        return lines
+    if kind in _NARRATORS:
+        return _NARRATORS[kind](event, who, lang, me)
+    return []
+
+
+def _tribute_due(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
+    payers = "，".join(
+        t("ev.tribute_payer", lang, seat=seat_label(s, lang, me), n=n) for s, n in event["payers"]
+    )
+    return [t("ev.tribute_due", lang, payers=payers)]
+
+
+def _tribute_paid(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
+    if "card" in event:
+        return [t("ev.tribute_paid_card", lang, seat=who, card=event["card"])]
+    return [t("ev.tribute_paid", lang, seat=who)]
+
+
+def _tribute(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
+    known = list(event.get("cards", []))
+    lines = []
+    for move in event["transfers"]:
+        src, dst = seat_label(move["from"], lang, me), seat_label(move["to"], lang, me)
+        card = next((c for c in known if c["from"] == move["from"] and c["to"] == move["to"]), None)
+        if card is None:
+            lines.append(t("ev.tribute_move", lang, src=src, dst=dst))
+        else:
+            known.remove(card)
+            lines.append(t("ev.tribute_move_card", lang, src=src, dst=dst, card=card["card"]))
+    return lines
+
+
+def _candidate(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
+    return [t("ev.candidate", lang, seat=who, pile=_cards(event["pile"]))]
+
+
+def _decline(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
+    added = event.get("added")
+    line = (
+        t("ev.decline_added", lang, seat=who, card=added)
+        if added
+        else t("ev.decline", lang, seat=who)
+    )
+    if event.get("auto"):
+        line += t("ev.decline_auto", lang)
+    return [line]
+
+
+def _void(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
+    return [t("ev.void", lang)]
+
+
+def _accept(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
+    return [t("ev.accept", lang, seat=who, pile=_cards(event["pile"]))]
+
+
+def _call(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
+    card = event["card"]
+    lines = [t("ev.call", lang, seat=who, card=card)]
+    if event.get("guard") is True:
+        lines.append(t("ev.you_guard", lang, card=card))
+    if event.get("solo") == "dark":
+        lines.append(t("ev.you_dark", lang, card=card))
+    if isinstance(event.get("guard_seat"), int):
+        lines.append(t("ev.guard_is", lang, seat=seat_label(event["guard_seat"], lang, me)))
+    if event.get("dark"):
+        lines.append(t("ev.dark_solo", lang))
+    return lines
+
+
+def _open_solo(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
+    return [t("ev.open_solo", lang, seat=who, shown=_cards(event["shown"]))]
+
+
+def _round(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
+    key = "ev.jiefeng" if event["jiefeng"] else "ev.round"
+    return [t(key, lang, seat=seat_label(event["leader"], lang, me))]
+
+
+def _play(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
+    cards = _cards(event["cards"])
+    return [t("ev.play", lang, seat=who, play=event["play"], cards=cards, left=event["left"])]
+
+
+def _pass(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
+    return [t("ev.pass", lang, seat=who)]
+
+
+def _reveal(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
+    return [t("ev.reveal", lang, seat=who)]
+
+
+def _out(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
+    return [t("ev.out", lang, seat=who, place=place_name(event["place"], lang))]
+
+
+def _game_over(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
+    return [t("ev.game_over", lang, outcome=t(f"outcome.{event['outcome']}", lang))]
+
+
+_NARRATORS = {
+    "tribute_due": _tribute_due,
+    "tribute_paid": _tribute_paid,
+    "tribute": _tribute,
+    "candidate": _candidate,
+    "decline": _decline,
+    "void": _void,
+    "accept": _accept,
+    "call": _call,
+    "open_solo": _open_solo,
+    "round": _round,
+    "play": _play,
+    "pass": _pass,
+    "reveal": _reveal,
+    "out": _out,
+    "game_over": _game_over,
+}
+
+
+def event_text(event: dict[str, Any], lang: str, me: int | None = None) -> list[Text]:
+    """:func:`narrate` as styled Rich text, one per line."""
+    style = EVENT_STYLES.get(event["kind"], "")
+    return [Text(line, style=style) for line in narrate(event, lang, me)]
+
+
+def status(view: dict[str, Any], lang: str) -> Table:
+    """What the seat of ``view`` knows: hand, role, called card, counts, the current play."""
+    me = view["seat"]
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold cyan", no_wrap=True)
+    grid.add_column()
+    hand = view["hand"] or []
+    groups = Columns([Text(group) for group in rank_groups(hand)], padding=(0, 2))
+    grid.add_row(Text(t("st.hand", lang, n=len(hand))), groups)
+    lead = view["lead"]
+    current = (
+        t(
+            "st.lead",
+            lang,
+            seat=seat_label(lead["seat"], lang, me),
+            play=lead["play"],
+            cards=_cards(lead["cards"]),
+        )
+        if lead
+        else t("none", lang)
+    )
+    _text_row(grid, t("st.role", lang), role_text(view["role"], view["solo"], lang))
+    _text_row(grid, t("st.called", lang), view["called"] or t("none", lang))
+    _text_row(grid, t("st.counts", lang), _counts(view, lang))
+    _text_row(grid, t("st.current", lang), current)
+    return grid
+
+
+def _text_row(table: Table, *cells: str) -> None:
+    """Add a row of plain text: card and seat texts are never read as Rich markup."""
+    table.add_row(*(Text(cell) for cell in cells))
+
+
+def _counts(view: dict[str, Any], lang: str) -> str:
+    """``座位0（你）[皇帝] 44 | 座位1 43 | 座位2 头科 | …`` with known roles marked."""
+    me, places = view["seat"], view["places"]
+    parts = []
+    for seat, n in enumerate(view["counts"]):
+        label = seat_label(seat, lang, me)
+        if seat == view["emperor"]:
+            label += f"[{t('role.emperor', lang)}]"
+        elif seat == view["guard"]:
+            label += f"[{t('role.guard', lang)}]"
+        shown = place_name(places.index(seat) + 1, lang) if seat in places else str(n)
+        parts.append(f"{label} {shown}")
+    return " | ".join(parts)
+
+
+def _result_role(result: dict[str, Any], seat: int, lang: str) -> str:
+    if seat == result["emperor"]:
+        solo = None
+        if result["guard"] is None:
+            solo = "open" if result["open_solo"] else "dark"
+        return role_text("emperor", solo, lang)
+    return t("role.guard" if seat == result["guard"] else "role.rebel", lang)
+
+
+def results_table(
+    result: dict[str, Any], lang: str, number: int | None = None, me: int | None = None
+) -> Table:
+    """Game ``number``'s result (R10): place, seat, role, points, in finishing order."""
+    outcome = t(f"outcome.{result['outcome']}", lang)
+    title = (
+        t("results.final", lang, outcome=outcome)
+        if number is None
+        else t("results.title", lang, n=number, outcome=outcome)
+    )
+    table = Table(title=Text(title))
+    for key in ("col.place", "col.seat", "col.role", "col.points"):
+        table.add_column(t(key, lang), justify="right" if key == "col.points" else "left")
+    for place, seat in enumerate(result["places"], start=1):
+        _text_row(
+            table,
+            place_name(place, lang),
+            seat_label(seat, lang, me),
+            _result_role(result, seat, lang),
+            f"{result['scores'][seat]:+d}",
+        )
+    return table
+
+
+def totals_table(totals: Sequence[int], games: int, lang: str, me: int | None = None) -> Table:
+    """Points per seat over a match."""
+    table = Table(title=Text(t("totals.title", lang, games=games)))
+    table.add_column(t("col.seat", lang))
+    table.add_column(t("col.total", lang), justify="right")
+    for seat, total in enumerate(totals):
+        _text_row(table, seat_label(seat, lang, me), f"{total:+d}")
+    return table
+
+
+def metrics_table(title: str, rows: Sequence[tuple[str, str]], lang: str) -> Table:
+    """A two-column table of named metrics (the simulation summary)."""
+    table = Table(title=Text(title))
+    table.add_column(t("sim.metric", lang))
+    table.add_column(t("sim.value", lang), justify="right")
+    for name, value in rows:
+        _text_row(table, name, value)
+    return table

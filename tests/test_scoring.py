@@ -1,0 +1,211 @@
+"""R10 scoring, the game's outcome, and R12 tribute (进贡)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import permutations
+
+import pytest
+
+from baohuang import Card, GameResult, Rules, score
+from baohuang.scoring import (
+    PLACE_POINTS,
+    Outcome,
+    outcome,
+    team_score,
+    tribute_payments,
+    tribute_transfers,
+)
+from conftest import CLASSIC
+
+#: R10.3's win rule; no preset uses it yet, so it is set directly.
+QQ_WIN = Rules(win_rule="qq")
+
+
+def role_choices() -> Iterator[tuple[tuple[int, ...], int, int | None]]:
+    """Every finishing order with every emperor and every guard (or none: solo)."""
+    for places in permutations(range(5)):
+        for emperor in range(5):
+            for guard in [None, *(s for s in range(5) if s != emperor)]:
+                yield places, emperor, guard
+
+
+def result(
+    places: tuple[int, ...], emperor: int, guard: int | None, open_solo: bool = False
+) -> GameResult:
+    """The classic GameResult of a game that ended in ``places``."""
+    scores = score(CLASSIC, emperor=emperor, guard=guard, places=places, open_solo=open_solo)
+    won = outcome(CLASSIC, emperor=emperor, guard=guard, places=places)
+    return GameResult(emperor, guard, places, tuple(scores), won, open_solo)
+
+
+# ---------------------------------------------------------------- R10 points
+
+
+def test_r10_seed_example_emperor_first_guard_fourth() -> None:
+    """R10: emperor 1st, guard 4th: T = 4 - 2 = 2; emperor 2T, guard T, rebels -T."""
+    places = (0, 2, 3, 1, 4)  # seat 0 first, seat 1 fourth
+    assert team_score(emperor=0, guard=1, places=places) == 2
+    assert score(CLASSIC, emperor=0, guard=1, places=places) == [4, 2, -2, -2, -2]
+    assert outcome(CLASSIC, emperor=0, guard=1, places=places) == "emperor"
+
+
+def test_r10_place_points() -> None:
+    assert PLACE_POINTS == (4, 2, 0, -2, -4)
+
+
+@pytest.mark.parametrize(("place", "t"), list(enumerate(PLACE_POINTS)))
+def test_r10_1_solo_scores_4t(place: int, t: int) -> None:
+    """Solo: emperor 4T, each other -T; 明独 doubles."""
+    places = [1, 2, 3, 4]
+    places.insert(place, 0)
+    expected = [4 * t, -t, -t, -t, -t]
+    assert score(CLASSIC, emperor=0, guard=None, places=places) == expected
+    doubled = score(CLASSIC, emperor=0, guard=None, places=places, open_solo=True)
+    assert doubled == [2 * x for x in expected]
+
+
+def test_r10_1_every_place_combination() -> None:
+    """All 120 orders x every emperor and guard: the R10.1 formula, zero-sum, sign = outcome."""
+    for places, emperor, guard in role_choices():
+        points = {seat: PLACE_POINTS[places.index(seat)] for seat in range(5)}
+        t = points[emperor] + (points[guard] if guard is not None else 0)
+        got = score(CLASSIC, emperor=emperor, guard=guard, places=places)
+        assert sum(got) == 0
+        for seat in range(5):
+            if seat == emperor:
+                assert got[seat] == (2 * t if guard is not None else 4 * t)
+            elif seat == guard:
+                assert got[seat] == t
+            else:
+                assert got[seat] == -t
+        if guard is None:
+            assert score(CLASSIC, emperor=emperor, guard=None, places=places, open_solo=True) == [
+                2 * x for x in got
+            ]
+        won = outcome(CLASSIC, emperor=emperor, guard=guard, places=places)
+        assert won == ("emperor" if t > 0 else "rebels" if t < 0 else "draw")
+
+
+@pytest.mark.parametrize(
+    "places",
+    [[0, 1, 2, 3], [0, 1, 2, 3, 4, 0], [0, 0, 1, 2, 3], [1, 2, 3, 4, 5], [-1, 0, 1, 2, 3], []],
+)
+def test_r10_bad_places_raise(places: list[int]) -> None:
+    with pytest.raises(ValueError, match="places"):
+        score(CLASSIC, emperor=0, guard=1, places=places)
+
+
+@pytest.mark.parametrize(
+    ("emperor", "guard"), [(0, 0), (5, 1), (-1, 1), (0, 5), (0, -1), (7, None)]
+)
+def test_r10_bad_seats_raise(emperor: int, guard: int | None) -> None:
+    """A seat outside 0-4 (or a guard equal to the emperor) is a ValueError, never a silent
+    negative index or an IndexError."""
+    with pytest.raises(ValueError):
+        score(CLASSIC, emperor=emperor, guard=guard, places=[0, 1, 2, 3, 4])
+
+
+# ---------------------------------------------------------------- R10.3 qq win rule
+
+
+@pytest.mark.parametrize(
+    ("places", "guard", "expected"),
+    [
+        ((0, 1, 2, 3, 4), 1, "emperor"),  # emperor 1st
+        ((0, 2, 3, 4, 1), 1, "draw"),  # emperor 1st, guard last
+        ((0, 2, 3, 4, 1), None, "emperor"),  # solo emperor 1st
+        ((1, 0, 2, 3, 4), 1, "emperor"),  # guard 1st, emperor 2nd
+        ((1, 2, 0, 3, 4), 1, "draw"),  # guard 1st, emperor 3rd
+        ((1, 2, 3, 0, 4), 1, "rebels"),  # guard 1st, emperor 4th
+        ((1, 2, 3, 4, 0), 1, "rebels"),
+        ((2, 0, 3, 1, 4), 1, "draw"),  # otherwise by T: 2 - 2 = 0
+        ((2, 3, 0, 1, 4), 1, "rebels"),  # T = 0 - 2
+        ((2, 3, 4, 1, 0), None, "rebels"),
+    ],
+)
+def test_r10_3_qq_win_rule(places: tuple[int, ...], guard: int | None, expected: Outcome) -> None:
+    assert outcome(QQ_WIN, emperor=0, guard=guard, places=places) == expected
+
+
+# ---------------------------------------------------------------- R12 tribute
+
+
+def transfers(game: GameResult, paid: list[tuple[int, str]]) -> list[tuple[int, int, str]]:
+    """tribute_transfers on cards written as text: sorted (payer, receiver, card) triples."""
+    cards = [(seat, Card.parse(text)) for seat, text in paid]
+    return sorted((payer, to, str(card)) for payer, to, card in tribute_transfers(game, cards))
+
+
+def test_r12_draw_pays_nothing() -> None:
+    draw = result((0, 2, 3, 4, 1), emperor=0, guard=1)  # T = 4 - 4
+    assert draw.outcome == "draw"
+    assert tribute_payments(draw) == []
+    assert tribute_transfers(draw, []) == []
+
+
+def test_r12_emperor_side_won_with_guard() -> None:
+    """Each rebel pays 1; the guard takes the middle-power card, the emperor the other two."""
+    won = result((0, 2, 1, 3, 4), emperor=0, guard=1)
+    assert won.outcome == "emperor"
+    assert tribute_payments(won) == [(2, 1), (3, 1), (4, 1)]
+    assert transfers(won, [(2, "9h"), (3, "R"), (4, "Ks")]) == [
+        (2, 0, "9h"),
+        (3, 0, "R"),
+        (4, 1, "Ks"),
+    ]
+
+
+def test_r12_rebels_won_with_guard() -> None:
+    """The emperor pays 2, the guard 1; rebels take one each, the best-placed the highest."""
+    lost = result((3, 2, 0, 4, 1), emperor=0, guard=1)
+    assert lost.outcome == "rebels"
+    assert tribute_payments(lost) == [(0, 2), (1, 1)]
+    assert transfers(lost, [(0, "2s"), (0, "R"), (1, "Ah")]) == [
+        (0, 2, "2s"),
+        (0, 3, "R"),
+        (1, 4, "Ah"),
+    ]
+
+
+@pytest.mark.parametrize(("open_solo", "per"), [(False, 1), (True, 2)])
+def test_r12_solo_won(open_solo: bool, per: int) -> None:
+    """Each of the four others pays 1 (明独: 2) to the emperor."""
+    won = result((2, 0, 4, 1, 3), emperor=2, guard=None, open_solo=open_solo)
+    assert won.outcome == "emperor"
+    assert tribute_payments(won) == [(0, per), (4, per), (1, per), (3, per)]
+    paid = [(seat, "3s") for seat in (0, 4, 1, 3) for _ in range(per)]
+    assert transfers(won, paid) == sorted((seat, 2, "3s") for seat, _ in paid)
+
+
+def test_r12_solo_lost() -> None:
+    """The emperor pays 4, one to each other player, better finishers taking higher cards."""
+    lost = result((4, 1, 3, 2, 0), emperor=2, guard=None)
+    assert lost.outcome == "rebels"
+    assert tribute_payments(lost) == [(2, 4)]
+    assert transfers(lost, [(2, "Ks"), (2, "R"), (2, "2h"), (2, "B")]) == [
+        (2, 0, "Ks"),
+        (2, 1, "B"),
+        (2, 3, "2h"),
+        (2, 4, "R"),
+    ]
+
+
+def test_r12_open_solo_lost_doubles() -> None:
+    """明独 lost: the emperor pays 8, two to each other; the best finisher gets the two highest."""
+    lost = result((4, 1, 3, 2, 0), emperor=2, guard=None, open_solo=True)
+    assert lost.outcome == "rebels"
+    assert tribute_payments(lost) == [(2, 8)]
+    paid = [(2, text) for text in ["3s", "R", "Ks", "B", "2h", "Ah", "R", "9c"]]
+    got = transfers(lost, paid)
+    received = {seat: sorted(card for _, to, card in got if to == seat) for seat in (4, 1, 3, 0)}
+    assert received == {4: ["R", "R"], 1: ["2h", "B"], 3: ["Ah", "Ks"], 0: ["3s", "9c"]}
+
+
+def test_r12_game_result_dict_round_trip() -> None:
+    for places, emperor, guard in [((0, 1, 2, 3, 4), 0, 1), ((4, 3, 2, 1, 0), 2, None)]:
+        game = result(places, emperor, guard, open_solo=guard is None)
+        assert GameResult.from_dict(game.to_dict()) == game
+        assert game.solo == (guard is None)
+    with pytest.raises(ValueError, match="bad game result"):
+        GameResult.from_dict({"emperor": 0})
