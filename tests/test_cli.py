@@ -19,9 +19,11 @@ from typer.testing import CliRunner
 from baohuang import (
     Accept,
     Action,
+    BaohuangError,
     Call,
     Card,
     Decline,
+    Game,
     Match,
     OpenSolo,
     Pass,
@@ -54,8 +56,9 @@ class Responder:
     comes up, then a random legal action written as a user would (R2 ranks or exact cards,
     Chinese or English words)."""
 
-    def __init__(self, match: Match, seed: int = 0) -> None:
+    def __init__(self, match: Match, seed: int = 0, lang: str = "zh") -> None:
         self.match = match
+        self.lang = lang
         self.rng = random.Random(seed)
         self.typed: list[str] = []
         #: The engine's messages the bad entries must have shown.
@@ -70,28 +73,32 @@ class Responder:
         )
         text = None
         if not self.typed:
-            self.expected.append("bad card '9z' in '9z': write rank+suit like 9h, Ts")
             text = "9z"
         elif situation not in self.situations:
             self.situations.add(situation)
             text = self._bad(situation, view, game.legal_actions())
         if text is None:
             text = self._write(self.rng.choice(game.legal_actions()), view["hand"])
+        else:
+            self.expected.append(self._rejection(game, text))
         self.typed.append(text)
         return text
+
+    def _rejection(self, game: Game, text: str) -> str:
+        """The engine's message, in the UI language, for a bad entry (tried on a clone)."""
+        try:
+            game.clone().apply(text)
+        except BaohuangError as exc:
+            return exc.text(self.lang)
+        raise AssertionError(f"{text!r} was meant to be rejected")
 
     def _bad(self, situation: str, view: dict[str, Any], legal: list[Action]) -> str | None:
         """An entry the engine rejects, with the precise message it must print."""
         if situation == "lead":
-            self.expected.append("you lead this round (发牌): you cannot pass")
             return "过"
         if situation == "follow":
             return self._not_beating(view, legal)
         if situation in ("candidate", "call"):
-            options = ", ".join(str(a) for a in legal)
-            self.expected.append(
-                f"pass is not legal for seat 0 in the {situation} phase; legal: {options}"
-            )
             return "pass"
         return None
 
@@ -101,9 +108,6 @@ class Responder:
         hand = parse_cards(view["hand"])
         for play in leading_plays(rank_counts(hand)):
             if play.size == lead.size and play not in legal:
-                self.expected.append(
-                    f"{play} does not beat {lead} (R4: same size, every card higher)"
-                )
                 return str(play)
         return None
 
@@ -141,7 +145,7 @@ def exact_cards(play: Play, hand: list[str]) -> list[str]:
 def scripted_match(games: int, seed: int, lang: str = "zh") -> tuple[Match, Responder, str, bool]:
     """Play a match through :func:`play_match` with a :class:`Responder` at seat 0."""
     match = Match(CLASSIC, games, seed)
-    responder = Responder(match, seed)
+    responder = Responder(match, seed, lang)
     out = io.StringIO()
     console = Console(file=out, width=400, highlight=False)
     finished = play_match(match, responder, console, lang)
@@ -207,9 +211,7 @@ def test_play_loop_tribute_choice_r12() -> None:
     text = out.getvalue()
     assert "第 2/2 局" in text and "请进贡一张最大的牌" in text
     legal = "tribute 2s, tribute 2d, tribute 2c"
-    assert (
-        f"不合规则：tribute 3s is not legal for seat 0 in the tribute phase; legal: {legal}" in text
-    )
+    assert f"不合规则：进贡阶段座位0不能 tribute 3s；可以：{legal}" in text
     assert "座位0（你） 进贡 2d" in text
     assert game.tribute_paid[0] == (0, Card.parse("2d"))
 
@@ -323,7 +325,7 @@ def test_replay_corrupted_action_names_its_index(tmp_path: Path) -> None:
     path.write_text(json.dumps(data), encoding="utf-8")
     result = runner.invoke(app, ["replay", str(path)])
     assert result.exit_code == 1
-    assert f"记录有误：action {index}: 'RRRR'" in result.output
+    assert f"记录有误：第 {index} 个动作：'RRRR'" in result.output
 
 
 def test_replay_opens_tribute_cards_r12(tmp_path: Path) -> None:
@@ -345,7 +347,7 @@ def test_replay_unreadable_record(tmp_path: Path) -> None:
     assert result.exit_code == 1 and "bad record: " in result.output
     assert "is not a JSON record" in result.output
     missing = runner.invoke(app, ["replay", str(tmp_path / "none.json")])
-    assert missing.exit_code == 1 and "cannot read" in missing.output
+    assert missing.exit_code == 1 and "读不了" in missing.output and "none.json" in missing.output
 
 
 # ---------------------------------------------------------------------------------- rendering

@@ -25,13 +25,14 @@ from .actions import (
     Tribute,
     parse_action,
 )
-from .cards import Card, NotationError, format_cards, parse_cards
-from .game import Game, IllegalActionError, new_game
+from .cards import Card, format_cards, parse_cards
+from .errors import BaohuangError, IllegalActionError, NotationError, RecordError, RulesError
+from .game import Game, new_game
 from .match import Match
 from .movegen import legal_plays
 from .plays import Play, beats
-from .record import RecordError, read_record, replay, to_record, write_record
-from .rules import Rules, RulesError
+from .record import read_record, replay, to_record, write_record
+from .rules import Rules
 from .scoring import GameResult, score
 
 __version__ = "0.1.0"
@@ -42,6 +43,7 @@ __all__ = [
     "PASS",
     "Accept",
     "Action",
+    "BaohuangError",
     "Call",
     "Card",
     "Decline",

@@ -109,18 +109,24 @@ def parse_action(text: str) -> Action:
     """Parse an action in the notation above (Chinese words accepted too)."""
     words = text.strip().split()
     if not words:
-        raise NotationError("empty action: type a play (BB999 or 9h 9h 9s B B) or pass")
+        raise NotationError(
+            "empty action: type a play (BB999 or 9h 9h 9s B B) or pass",
+            "没有输入：请出牌（BB999 或 9h 9h 9s B B）或 过",
+        )
     head = words[0].lower()
     if len(words) == 1 and head in _WORDS:
         return _WORDS[head]
     verb = _CARD_VERBS.get(head)
     if verb is not None:
         if len(words) != 2:
-            raise NotationError(f"{head!r} takes one card, like '{head} 9h'")
+            raise NotationError(
+                f"{head!r} takes one card, like '{head} 9h'",
+                f"{head!r} 后面要跟一张牌，如 '{head} 9h'",
+            )
         return verb(Card.parse(words[1]))
     if set(text) <= _RANK_ONLY and "*" not in text and len(words) == 1:
         return Play.parse(text)
     cards = parse_cards(text)
     if not cards:
-        raise NotationError(f"no cards in {text!r}")
+        raise NotationError(f"no cards in {text!r}", f"{text!r} 里没有牌")
     return PlayCards(tuple(cards))

@@ -15,6 +15,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from .errors import NotationError as NotationError
+
 RANK_SYMBOLS = "3456789TJQKA2BR"
 SUIT_SYMBOLS = "shdc"
 SUIT_NAMES_ZH = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
@@ -31,10 +33,7 @@ RANK_NAMES_ZH = [*"3456789", "10", "J", "Q", "K", "A", "2", "小王", "大王"]
 
 
 CARD_HELP = "write rank+suit like 9h, Ts, 10s, or B, R, B*, R*"
-
-
-class NotationError(ValueError):
-    """A card, hand, play or action string that does not follow the notation (R2)."""
+CARD_HELP_ZH = "请写点数加花色，如 9h、Ts、10s，或 B、R、B*、R*"
 
 
 def rank_index(symbol: str) -> int:
@@ -43,7 +42,11 @@ def rank_index(symbol: str) -> int:
         return RANK_SYMBOLS.index("T")
     i = RANK_SYMBOLS.find(symbol.upper()) if len(symbol) == 1 else -1
     if i < 0:
-        raise NotationError(f"unknown rank {symbol!r}: ranks are {' '.join(RANK_SYMBOLS)} (or 10)")
+        ranks = " ".join(RANK_SYMBOLS)
+        raise NotationError(
+            f"unknown rank {symbol!r}: ranks are {ranks} (or 10)",
+            f"没有点数 {symbol!r}：点数为 {ranks}（10 也可写作 T）",
+        )
     return i
 
 
@@ -76,7 +79,10 @@ class Card:
         """Parse one card: ``9h``, ``10s``, ``Ts``, ``B``, ``R``, ``B*``, ``R*`` (any case)."""
         card = _CARD_BY_TEXT.get(_canonical(text))
         if card is None:
-            raise NotationError(f"bad card {text.strip()!r}: {CARD_HELP}")
+            bad = text.strip()
+            raise NotationError(
+                f"bad card {bad!r}: {CARD_HELP}", f"牌 {bad!r} 写法有误：{CARD_HELP_ZH}"
+            )
         return card
 
 
@@ -127,7 +133,10 @@ def parse_cards(text: str | Iterable[str | Card]) -> list[Card]:
         m = _TOKEN.match(text, pos)
         if m is None:
             bad = text[pos:].split()[0] if text[pos:].split() else text[pos:]
-            raise NotationError(f"bad card {bad!r} in {text!r}: {CARD_HELP}")
+            raise NotationError(
+                f"bad card {bad!r} in {text!r}: {CARD_HELP}",
+                f"{text!r} 中的牌 {bad!r} 写法有误：{CARD_HELP_ZH}",
+            )
         cards.append(_CARD_BY_TEXT[_canonical(m.group(1))])
         pos = m.end()
     return cards

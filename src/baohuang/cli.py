@@ -22,13 +22,13 @@ from rich.progress import Progress
 from rich.text import Text
 
 from .bots import Bot, RandomBot, bot_step, play_out
-from .cards import NotationError
+from .errors import IllegalActionError, NotationError, RecordError, RulesError
 from .events import Event
-from .game import Game, IllegalActionError, new_game
+from .game import Game, new_game
 from .i18n import t
 from .match import Match, game_seed
-from .record import RecordError, read_record, replay, write_record
-from .rules import Rules, RulesError
+from .record import read_record, replay, write_record
+from .rules import Rules
 from .terminal import (
     event_text,
     legal_summary,
@@ -146,9 +146,9 @@ def _human_turn(game: Game, ask: Ask, console: Console, lang: str) -> bool:
         try:
             game.apply(text)
         except NotationError as exc:
-            console.print(t("err.notation", lang, msg=exc), markup=False, style="red")
+            console.print(t("err.notation", lang, msg=exc.text(lang)), markup=False, style="red")
         except IllegalActionError as exc:
-            console.print(t("err.illegal", lang, msg=exc), markup=False, style="red")
+            console.print(t("err.illegal", lang, msg=exc.text(lang)), markup=False, style="red")
         else:
             return True
 
@@ -318,7 +318,8 @@ def replay_command(
     try:
         game = replay(read_record(file))
     except RecordError as exc:
-        console.print(t("replay.error", lang.value, msg=exc), markup=False, style="bold red")
+        message = t("replay.error", lang.value, msg=exc.text(lang.value))
+        console.print(message, markup=False, soft_wrap=True, style="bold red")
         raise typer.Exit(1) from None
     console.rule(Text(t("replay.title", lang.value, path=file, seed=game.seed)))
     for event in game.events:

@@ -47,6 +47,7 @@ from .cards import (
     Card,
     deck,
 )
+from .errors import IllegalActionError as IllegalActionError
 from .events import Event
 from .movegen import SIX, plays_for
 from .plays import Play, beats
@@ -57,8 +58,13 @@ Phase = Literal["tribute", "candidate", "call", "play", "over"]
 SEATS = 5
 
 
-class IllegalActionError(ValueError):
-    """An action that is not legal now; the game is unchanged."""
+PHASE_ZH = {
+    "tribute": "进贡",
+    "candidate": "选皇帝",
+    "call": "叫牌",
+    "play": "出牌",
+    "over": "结束",
+}
 
 
 def _callable_ids(cards: list[int]) -> list[int]:
@@ -167,20 +173,27 @@ class Game:
             action = parse_action(action)
         seat = self.current_seat
         if seat is None:
-            raise IllegalActionError("the game is over: no more actions")
+            raise IllegalActionError("the game is over: no more actions", "本局已结束，不能再行动")
         if self.phase == "play":
             if isinstance(action, Play):
                 action = PlayCards(tuple(self._cards_for(seat, self._check_play(seat, action))))
             elif isinstance(action, PlayCards):
                 self._check_play(seat, action.play, action.cards)
             elif not isinstance(action, Pass):
-                raise IllegalActionError(f"it is the play phase: {action} is not a play or pass")
+                raise IllegalActionError(
+                    f"it is the play phase: {action} is not a play or pass",
+                    f"现在是出牌阶段：{action} 不是出牌也不是过",
+                )
             elif self.lead is None:
-                raise IllegalActionError("you lead this round (发牌): you cannot pass")
+                raise IllegalActionError(
+                    "you lead this round (发牌): you cannot pass", "这一轮由你发牌，不能过"
+                )
         elif action not in self.legal_actions():
             options = ", ".join(str(a) for a in self.legal_actions())
             raise IllegalActionError(
-                f"{action} is not legal for seat {seat} in the {self.phase} phase; legal: {options}"
+                f"{action} is not legal for seat {seat} in the {self.phase} phase; "
+                f"legal: {options}",
+                f"{PHASE_ZH[self.phase]}阶段座位{seat}不能 {action}；可以：{options}",
             )
         self.actions.append((seat, action))
         self._apply(seat, action)
@@ -400,20 +413,28 @@ class Game:
             for card, n in Counter(cards).items():
                 if row[card.id] < n:
                     raise IllegalActionError(
-                        f"seat {seat} holds {row[card.id]} × {card}, cannot play {n}"
+                        f"seat {seat} holds {row[card.id]} × {card}, cannot play {n}",
+                        f"座位{seat}只有 {row[card.id]} 张 {card}，出不了 {n} 张",
                     )
         elif (
             (play.count and counts[play.rank] < play.count)
             or counts[SMALL_JOKER] < play.small
             or counts[BIG_JOKER] < play.big
         ):
-            raise IllegalActionError(f"seat {seat} does not hold the cards for {play}")
+            raise IllegalActionError(
+                f"seat {seat} does not hold the cards for {play}",
+                f"座位{seat}手里没有 {play} 这些牌",
+            )
         if self.lead is not None and not beats(play, self.lead, self.rules):
             raise IllegalActionError(
-                f"{play} does not beat {self.lead} (R4: same size, every card higher)"
+                f"{play} does not beat {self.lead} (R4: same size, every card higher)",
+                f"{play} 管不上 {self.lead}（R4：张数相同，每张都要更大）",
             )
         if self.rules.hold_sixes and play.has_rank(SIX) and play.size != self.sizes[seat]:
-            raise IllegalActionError(f"{play}: 6s must be the final play, all at once (R6.7 憋6)")
+            raise IllegalActionError(
+                f"{play}: 6s must be the final play, all at once (R6.7 憋6)",
+                f"{play}：6 必须留到最后一手一次出完（R6.7 憋6）",
+            )
         return play
 
     def _cards_for(self, seat: int, play: Play) -> list[Card]:

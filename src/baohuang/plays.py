@@ -64,10 +64,11 @@ class Play:
             play = _PLAYS[rank + 1][count][small][big]
         except IndexError:
             raise NotationError(
-                f"no such play: {count} of rank {rank}, {small} B, {big} R"
+                f"no such play: {count} of rank {rank}, {small} B, {big} R",
+                f"没有这样的牌：{count} 张点数 {rank}，{small} 个小王，{big} 个大王",
             ) from None
         if play is None:
-            raise NotationError("a play needs at least one card")
+            raise NotationError("a play needs at least one card", "出牌至少要一张")
         return play
 
     @staticmethod
@@ -75,23 +76,32 @@ class Play:
         """Parse ``BB999``, ``RRJJJ``, ``8888``, ``R``, ``RBBB``, ``101010`` (any order)."""
         src = text.strip().upper().replace("10", "T")
         if not src:
-            raise NotationError("empty play: write ranks like BB999, or pass")
+            raise NotationError(
+                "empty play: write ranks like BB999, or pass",
+                "没有出牌：请写 BB999 这样的点数，或 过",
+            )
         small = src.count("B")
         big = src.count("R")
         others = [ch for ch in src if ch not in "BR" and not ch.isspace()]
         for ch in others:
             if ch not in RANK_SYMBOLS:
+                ranks = " ".join(RANK_SYMBOLS)
                 raise NotationError(
-                    f"bad rank {ch!r} in play {text!r}: ranks are {' '.join(RANK_SYMBOLS)}"
+                    f"bad rank {ch!r} in play {text!r}: ranks are {ranks}",
+                    f"{text!r} 中的 {ch!r} 不是点数：点数为 {ranks}",
                 )
         if len(set(others)) > 1:
+            mixed = "".join(sorted(set(others)))
             raise NotationError(
-                f"play {text!r} mixes ranks {''.join(sorted(set(others)))}: "
-                "a play is one rank plus jokers (R3)"
+                f"play {text!r} mixes ranks {mixed}: a play is one rank plus jokers (R3)",
+                f"{text!r} 混了点数 {mixed}：一套牌只能是同一点数加王（R3）",
             )
         rank = rank_index(others[0]) if others else -1
         if big > MAX_JOKERS or small > MAX_JOKERS or len(others) > MAX_RANK_COUNT:
-            raise NotationError(f"play {text!r} has more cards of a kind than four decks hold")
+            raise NotationError(
+                f"play {text!r} has more cards of a kind than four decks hold",
+                f"{text!r} 的同种牌比四副牌还多",
+            )
         return Play.of(rank, len(others), small, big)
 
     @staticmethod
@@ -104,9 +114,10 @@ class Play:
             elif card.rank == SMALL_JOKER:
                 small += 1
             elif count and card.rank != rank:
+                a, b = RANK_SYMBOLS[rank], RANK_SYMBOLS[card.rank]
                 raise NotationError(
-                    f"cards mix ranks {RANK_SYMBOLS[rank]} and {RANK_SYMBOLS[card.rank]}: "
-                    "a play is one rank plus jokers (R3)"
+                    f"cards mix ranks {a} and {b}: a play is one rank plus jokers (R3)",
+                    f"这些牌混了点数 {a} 和 {b}：一套牌只能是同一点数加王（R3）",
                 )
             else:
                 rank, count = card.rank, count + 1

@@ -24,21 +24,14 @@ from pathlib import Path
 from typing import Any
 
 from .actions import parse_action
-from .cards import NotationError
-from .game import Game, IllegalActionError, new_game
-from .rules import Rules, RulesError
+from .errors import IllegalActionError, NotationError, RulesError
+from .errors import RecordError as RecordError
+from .game import Game, new_game
+from .rules import Rules
 from .scoring import GameResult
 
 FORMAT = "baohuang-record"
 VERSION = 1
-
-
-class RecordError(ValueError):
-    """A record that cannot be read or does not replay; names the action index when it can."""
-
-    def __init__(self, message: str, index: int | None = None) -> None:
-        super().__init__(message if index is None else f"action {index}: {message}")
-        self.index = index
 
 
 def to_record(game: Game, match: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -68,9 +61,13 @@ def read_record(path: str | Path) -> dict[str, Any]:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
-        raise RecordError(f"cannot read {path}: {exc.strerror}") from None
+        raise RecordError(
+            f"cannot read {path}: {exc.strerror}", zh=f"读不了 {path}：{exc.strerror}"
+        ) from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{path} is not a JSON record: {exc}") from None
+        raise RecordError(
+            f"{path} is not a JSON record: {exc}", zh=f"{path} 不是 JSON 牌谱：{exc}"
+        ) from None
     check_record(data)
     return data  # type: ignore[no-any-return]
 
@@ -78,14 +75,21 @@ def read_record(path: str | Path) -> dict[str, Any]:
 def check_record(data: Any) -> None:
     """Raise :class:`RecordError` unless ``data`` has the record's envelope."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise RecordError(f'not a {FORMAT} file (no "format": "{FORMAT}")')
-    if data.get("version") != VERSION:
         raise RecordError(
-            f"record version {data.get('version')!r} is not supported (want {VERSION})"
+            f'not a {FORMAT} file (no "format": "{FORMAT}")', zh=f"不是 {FORMAT} 牌谱文件"
+        )
+    if data.get("version") != VERSION:
+        version = data.get("version")
+        raise RecordError(
+            f"record version {version!r} is not supported (want {VERSION})",
+            zh=f"不支持牌谱版本 {version!r}（应为 {VERSION}）",
         )
     for key, kind in (("rules", dict), ("actions", list), ("seed", (int, str))):
         if not isinstance(data.get(key), kind):
-            raise RecordError(f"record field {key!r} is missing or has the wrong type")
+            raise RecordError(
+                f"record field {key!r} is missing or has the wrong type",
+                zh=f"牌谱缺少字段 {key!r} 或类型不对",
+            )
 
 
 def replay(data: dict[str, Any]) -> Game:
@@ -96,25 +100,34 @@ def replay(data: dict[str, Any]) -> Game:
         tribute = data.get("tribute_from")
         tribute_from = GameResult.from_dict(tribute) if tribute else None
     except (RulesError, ValueError, TypeError) as exc:
-        raise RecordError(f"bad rules or tribute: {exc}") from None
+        raise RecordError(f"bad rules or tribute: {exc}", zh=f"规则或进贡有误：{exc}") from None
     game = new_game(rules, data["seed"], tribute_from)
     for index, entry in enumerate(data["actions"]):
         if not isinstance(entry, dict) or "action" not in entry or "seat" not in entry:
-            raise RecordError("entry needs a seat and an action", index)
+            raise RecordError("entry needs a seat and an action", index, "需要座位和动作")
         if entry["seat"] != game.current_seat:
             raise RecordError(
-                f"recorded for seat {entry['seat']}, but seat {game.current_seat} is to act", index
+                f"recorded for seat {entry['seat']}, but seat {game.current_seat} is to act",
+                index,
+                f"记的是座位{entry['seat']}，但该座位{game.current_seat}行动",
             )
         try:
             game.apply(parse_action(str(entry["action"])))
         except (NotationError, IllegalActionError) as exc:
-            raise RecordError(f"{entry['action']!r}: {exc}", index) from None
+            raise RecordError(
+                f"{entry['action']!r}: {exc}", index, f"{entry['action']!r}：{exc.text('zh')}"
+            ) from None
     recorded = data.get("result")
     if recorded is not None:
         if game.result is None:
-            raise RecordError("the record has a result, but its actions do not finish the game")
-        if game.result.to_dict() != recorded:
             raise RecordError(
-                f"replayed result {game.result.to_dict()} differs from the recorded {recorded}"
+                "the record has a result, but its actions do not finish the game",
+                zh="牌谱有结果，但动作没有打完这一局",
+            )
+        if game.result.to_dict() != recorded:
+            replayed = game.result.to_dict()
+            raise RecordError(
+                f"replayed result {replayed} differs from the recorded {recorded}",
+                zh=f"重放结果 {replayed} 与牌谱记录 {recorded} 不符",
             )
     return game

@@ -8,15 +8,13 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
-from .cards import RANK_SYMBOLS, NotationError, rank_index
+from .cards import RANK_SYMBOLS, rank_index
+from .errors import NotationError
+from .errors import RulesError as RulesError
 
 Selection = Literal["called", "fixed", "kk_classic"]
 Scoring = Literal["classic", "kk", "weihai"]
 WinRule = Literal["team", "qq"]
-
-
-class RulesError(ValueError):
-    """An unknown preset or option, a bad option value, or a contradictory combination."""
 
 
 @dataclass(frozen=True, slots=True)
