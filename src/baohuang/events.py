@@ -19,8 +19,17 @@ class Event:
     private: dict[int, dict[str, Any]] = field(default_factory=dict)
 
     def for_seat(self, seat: int | None) -> dict[str, Any]:
-        """This event as ``seat`` may see it (``None``: a spectator, public fields only)."""
-        out = {"seq": self.seq, "kind": self.kind, **self.public}
+        """A copy of this event as ``seat`` may see it (``None``: a spectator, public only)."""
+        out = {"seq": self.seq, "kind": self.kind, **_copy(self.public)}
         if seat is not None and seat in self.private:
-            out.update(self.private[seat])
+            out.update(_copy(self.private[seat]))
         return out
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of JSON-like data (dicts, lists, scalars)."""
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value

@@ -163,9 +163,7 @@ class Game:
 
     def legal_actions(self) -> list[Action]:
         """Every action the seat to act may take now (empty once the game is over)."""
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return self._legal
+        return list(self._legal_now())
 
     def apply(self, action: Action | str) -> None:
         """Apply ``action`` for :attr:`current_seat`; raises :class:`IllegalActionError`."""
@@ -188,8 +186,8 @@ class Game:
                 raise IllegalActionError(
                     "you lead this round (发牌): you cannot pass", "这一轮由你发牌，不能过"
                 )
-        elif action not in self.legal_actions():
-            options = ", ".join(str(a) for a in self.legal_actions())
+        elif action not in self._legal_now():
+            options = ", ".join(str(a) for a in self._legal_now())
             raise IllegalActionError(
                 f"{action} is not legal for seat {seat} in the {self.phase} phase; "
                 f"legal: {options}",
@@ -197,6 +195,12 @@ class Game:
             )
         self.actions.append((seat, action))
         self._apply(seat, action)
+
+    def _legal_now(self) -> list[Action]:
+        """The cached legal actions (not a copy: never hand it out)."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return self._legal
 
     def clone(self) -> Game:
         """An independent copy, cheap enough for search."""
@@ -569,7 +573,7 @@ class Game:
     def _auto(self) -> None:
         """Apply the steps that leave no choice (R8.4 automatic declines, single options)."""
         while self.phase in ("candidate", "call", "tribute"):
-            options = self.legal_actions()
+            options = self._legal_now()
             if len(options) != 1:
                 return
             seat = self.current_seat

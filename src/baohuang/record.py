@@ -92,6 +92,26 @@ def check_record(data: Any) -> None:
             )
 
 
+def _check_events(game: Game, recorded: Any) -> None:
+    """The replayed public event log must be the recorded one (when the record has one)."""
+    if recorded is None:
+        return
+    replayed = game.events_for(None)
+    if not isinstance(recorded, list):
+        raise RecordError("record field 'events' must be a list", zh="牌谱字段 'events' 应为列表")
+    for seq, (mine, theirs) in enumerate(zip(replayed, recorded, strict=False)):
+        if mine != theirs:
+            raise RecordError(
+                f"event {seq} differs: replayed {mine}, recorded {theirs}",
+                zh=f"第 {seq} 个事件不符：重放为 {mine}，牌谱为 {theirs}",
+            )
+    if len(replayed) != len(recorded):
+        raise RecordError(
+            f"the record has {len(recorded)} events, the replay {len(replayed)}",
+            zh=f"牌谱有 {len(recorded)} 个事件，重放得到 {len(replayed)} 个",
+        )
+
+
 def replay(data: dict[str, Any]) -> Game:
     """Re-apply every action of a record through the engine and check its result."""
     check_record(data)
@@ -130,4 +150,5 @@ def replay(data: dict[str, Any]) -> Game:
                 f"replayed result {replayed} differs from the recorded {recorded}",
                 zh=f"重放结果 {replayed} 与牌谱记录 {recorded} 不符",
             )
+    _check_events(game, data.get("events"))
     return game

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from .cards import Card
 from .rules import Rules
@@ -110,7 +110,7 @@ class GameResult:
     @staticmethod
     def from_dict(data: dict[str, Any]) -> GameResult:
         try:
-            return GameResult(
+            result = GameResult(
                 emperor=int(data["emperor"]),
                 guard=None if data["guard"] is None else int(data["guard"]),
                 places=tuple(int(s) for s in data["places"]),
@@ -118,8 +118,14 @@ class GameResult:
                 outcome=data["outcome"],
                 open_solo=bool(data.get("open_solo", False)),
             )
+            _place_points(result.places)
+            if result.outcome not in get_args(Outcome) or len(result.scores) != 5:
+                raise ValueError("outcome or scores out of range")
+            if {result.emperor, result.guard} - {None, *range(5)}:
+                raise ValueError("seats are 0-4")
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"bad game result {data!r}: {exc}") from None
+        return result
 
 
 def tribute_payments(result: GameResult) -> list[tuple[int, int]]:

@@ -1,0 +1,215 @@
+"""Game records: write, read and replay round-trip; corrupt records raise RecordError."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from baohuang import Game, RecordError, read_record, replay, to_record, write_record
+from gamehelpers import (
+    FIRST_DEAL_DECLINER,
+    find_game,
+    play_match,
+    random_game,
+    reach,
+    snapshot,
+)
+
+Record = dict[str, Any]
+
+
+def round_trip(game: Game, path: Path, match: dict[str, Any] | None = None) -> Game:
+    """Write ``game``'s record, read it back and replay it."""
+    write_record(game, path, match)
+    return replay(read_record(path))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_record_round_trip_reproduces_result_and_events(seed: int, tmp_path: Path) -> None:
+    game = random_game(seed)
+    path = tmp_path / "game.json"
+    again = round_trip(game, path)
+    assert again.result == game.result and again.events == game.events
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["events"] == game.events_for(None)
+    assert game.result is not None and data["result"] == game.result.to_dict()
+    assert again.actions == game.actions
+
+
+def test_record_round_trip_of_a_void_deal(tmp_path: Path) -> None:
+    game = find_game(lambda g: g.deal_no > 0, FIRST_DEAL_DECLINER)
+    again = round_trip(game, tmp_path / "void.json")
+    assert again.events == game.events and again.deal_no == game.deal_no
+
+
+def test_record_round_trip_of_a_match_game_with_tribute(tmp_path: Path) -> None:
+    _, games = play_match(2, 3)
+    game = next(g for g in games if any(e.kind == "tribute" for e in g.events))
+    info = {"seed": 2, "game": games.index(game), "games": 3}
+    again = round_trip(game, tmp_path / "tribute.json", info)
+    assert again.tribute_from == game.tribute_from and again.events == game.events
+    assert read_record(tmp_path / "tribute.json")["match"] == info
+
+
+def test_record_of_an_unfinished_game_replays_to_the_same_state(tmp_path: Path) -> None:
+    game = reach(lambda g: g.phase == "play" and len(g.actions) > 30)
+    again = round_trip(game, tmp_path / "partial.json")
+    assert snapshot(again) == snapshot(game) and again.result is None
+
+
+# ---------------------------------------------------------------------- corrupt records
+
+
+@pytest.fixture(scope="module")
+def record() -> Record:
+    return to_record(random_game(5))
+
+
+def first(data: Record, wanted: Callable[[str], bool]) -> int:
+    """The index of the first recorded action whose text satisfies ``wanted``."""
+    return next(i for i, a in enumerate(data["actions"]) if wanted(a["action"]))
+
+
+def edit_action(text: str, wanted: Callable[[str], bool]) -> Callable[[Record], int]:
+    """An edit replacing the first action matching ``wanted`` by ``text``; gives its index."""
+
+    def edit(data: Record) -> int:
+        index = first(data, wanted)
+        data["actions"][index]["action"] = text
+        return index
+
+    return edit
+
+
+def is_play(text: str) -> bool:
+    """A recorded play (exact cards), not a pass or a role or tribute decision."""
+    return text.split()[0] not in ("pass", "accept", "decline", "call", "solo", "tribute")
+
+
+def wrong_seat(data: Record) -> int:
+    index = first(data, lambda a: a == "pass")
+    data["actions"][index]["seat"] = (data["actions"][index]["seat"] + 1) % 5
+    return index
+
+
+def missing_seat(data: Record) -> int:
+    del data["actions"][3]["seat"]
+    return 3
+
+
+def extra_action(data: Record) -> int:
+    data["actions"].append({"seat": 0, "action": "pass"})
+    return len(data["actions"]) - 1
+
+
+INDEXED_EDITS: dict[str, tuple[Callable[[Record], int], str]] = {
+    "pass-when-leading": (edit_action("pass", is_play), "cannot pass"),
+    "malformed-action": (edit_action("9x", is_play), "bad card"),
+    "mixed-ranks": (edit_action("98", is_play), "mixes ranks"),
+    "cards-not-held": (edit_action("2c 2c 2c 2c 2c", is_play), "holds"),
+    "wrong-seat": (wrong_seat, "recorded for seat"),
+    "missing-seat": (missing_seat, "needs a seat"),
+    "after-game-over": (extra_action, "seat None is to act"),
+}
+
+
+@pytest.mark.parametrize("name", INDEXED_EDITS)
+def test_corrupt_action_names_its_index(name: str, record: Record) -> None:
+    data = copy.deepcopy(record)
+    edit, message = INDEXED_EDITS[name]
+    index = edit(data)
+    with pytest.raises(RecordError, match=f"action {index}: .*{message}") as caught:
+        replay(data)
+    assert caught.value.index == index
+
+
+def drop(key: str) -> Callable[[Record], None]:
+    return lambda data: data.pop(key)
+
+
+def set_field(key: str, value: Any) -> Callable[[Record], None]:
+    return lambda data: data.__setitem__(key, value)
+
+
+def truncate_actions(data: Record) -> None:
+    data["actions"] = data["actions"][:-3]
+
+
+def change_scores(data: Record) -> None:
+    data["result"]["scores"] = [s + 1 for s in data["result"]["scores"]]
+
+
+ENVELOPE_EDITS: dict[str, tuple[Callable[[Record], None], str]] = {
+    "wrong-format": (set_field("format", "other-record"), "not a baohuang-record"),
+    "wrong-version": (set_field("version", 2), "version 2 is not supported"),
+    "missing-actions": (drop("actions"), "'actions' is missing"),
+    "missing-rules": (drop("rules"), "'rules' is missing"),
+    "missing-seed": (drop("seed"), "'seed' is missing"),
+    "unknown-rule": (set_field("rules", {"name": "classic", "bogus": 1}), "bad rules"),
+    "bad-tribute": (set_field("tribute_from", {"emperor": 1}), "bad rules or tribute"),
+    "truncated-actions": (truncate_actions, "do not finish"),
+    "changed-result": (change_scores, "differs"),
+}
+
+
+@pytest.mark.parametrize("name", ENVELOPE_EDITS)
+def test_corrupt_record_is_refused(name: str, record: Record) -> None:
+    data = copy.deepcopy(record)
+    edit, message = ENVELOPE_EDITS[name]
+    edit(data)
+    with pytest.raises(RecordError, match=message):
+        replay(data)
+
+
+def swap_same_rank_singles(data: Record) -> None:
+    """Make two single-card plays of one seat trade their same-rank cards (not the called one).
+
+    Every action stays legal and the result is unchanged; only the cards in the log differ.
+    """
+    called = next(e["card"] for e in data["events"] if e["kind"] in ("call", "open_solo"))
+    singles = [
+        (i, a["seat"], a["action"])
+        for i, a in enumerate(data["actions"])
+        if is_play(a["action"]) and len(a["action"]) == 2 and a["action"] != called
+    ]
+    i, j = next(
+        (i, j)
+        for i, seat, card in singles
+        for j, other_seat, other in singles
+        if i < j and seat == other_seat and card[0] == other[0] and card != other
+    )
+    actions = data["actions"]
+    actions[i]["action"], actions[j]["action"] = actions[j]["action"], actions[i]["action"]
+
+
+def test_record_whose_actions_disagree_with_its_events_is_refused(record: Record) -> None:
+    data = copy.deepcopy(record)
+    swap_same_rank_singles(data)
+    with pytest.raises(RecordError):
+        replay(data)  # replays to other events than data["events"], yet is accepted today
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ('{"format": "baohuang-record", "version": 1, "rules"', "not a JSON record"),
+        ("[1, 2, 3]", "not a baohuang-record"),
+        (b"\xff\xfe".decode("latin-1"), "not a JSON record"),
+    ],
+    ids=["truncated-json", "not-an-object", "not-utf8"],
+)
+def test_unreadable_record_file(content: str, message: str, tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(content, encoding="latin-1")
+    with pytest.raises(RecordError, match=message):
+        read_record(path)
+
+
+def test_missing_record_file(tmp_path: Path) -> None:
+    with pytest.raises(RecordError, match="cannot read"):
+        read_record(tmp_path / "absent.json")
