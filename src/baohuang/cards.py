@@ -104,6 +104,8 @@ def _make_cards() -> list[Card]:
 #: All distinct cards, indexed by id.
 CARDS: list[Card] = _make_cards()
 B_CARD, R_CARD, B_MARKED, R_MARKED = CARDS[52], CARDS[53], CARDS[54], CARDS[55]
+#: The notation of each card id.
+CARD_TEXT: tuple[str, ...] = tuple(str(c) for c in CARDS)
 #: Card ids in display order: by power, high first; equal ranks by suit order s h d c.
 IDS_HIGH_FIRST: tuple[int, ...] = tuple(
     sorted(range(NUM_CARD_IDS), key=lambda i: (-CARDS[i].rank, i))
@@ -127,6 +129,9 @@ def parse_cards(text: str | Iterable[str | Card]) -> list[Card]:
     """Parse cards written with or without spaces (``"9h 9h 9s B R"`` or ``"9h9h9sBR"``)."""
     if not isinstance(text, str):
         return [c if isinstance(c, Card) else Card.parse(c) for c in text]
+    fast = [_CARD_BY_TEXT.get(token) for token in text.split()]
+    if None not in fast:
+        return fast  # type: ignore[return-value]
     cards: list[Card] = []
     pos, end = 0, len(text.rstrip())
     while pos < end:

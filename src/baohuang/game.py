@@ -36,6 +36,7 @@ from .cards import (
     B_CARD,
     B_MARKED,
     BIG_JOKER,
+    CARD_TEXT,
     CARDS,
     IDS_HIGH_FIRST,
     NUM_CARD_IDS,
@@ -225,6 +226,15 @@ class Game:
         row = self.cards[seat]
         return [CARDS[cid] for cid in IDS_HIGH_FIRST for _ in range(row[cid])]
 
+    def hand_text(self, seat: int) -> list[str]:
+        """:meth:`hand` in notation."""
+        row = self.cards[seat]
+        out: list[str] = []
+        for cid in IDS_HIGH_FIRST:
+            if row[cid]:
+                out += [CARD_TEXT[cid]] * row[cid]
+        return out
+
     def events_for(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
         """The events after sequence number ``since`` as ``seat`` may see them (R14)."""
         return [e.for_seat(seat) for e in self.events[since:]]
@@ -272,7 +282,7 @@ class Game:
         self._event(
             "deal",
             {"deal": self.deal_no, "counts": list(self.sizes)},
-            {s: {"hand": [str(c) for c in self.hand(s)]} for s in range(SEATS)},
+            {s: {"hand": self.hand_text(s)} for s in range(SEATS)},
         )
         # R12: tribute from the previous game, after the deal and before R8.3.
         due = tribute_payments(self.tribute_from) if self.tribute_from else []

@@ -8,7 +8,7 @@ distinct play is one interned :class:`Play`, so plays compare by identity.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .cards import (
@@ -37,18 +37,19 @@ class Play:
     count: int
     small: int
     big: int
+    #: Derived once at interning: the card count, the joker count and the notation.
+    size: int = field(init=False, repr=False)
+    jokers: int = field(init=False, repr=False)
+    text: str = field(init=False, repr=False)
 
-    @property
-    def size(self) -> int:
-        return self.count + self.small + self.big
-
-    @property
-    def jokers(self) -> int:
-        return self.small + self.big
+    def __post_init__(self) -> None:
+        rank = RANK_SYMBOLS[self.rank] * self.count if self.count else ""
+        object.__setattr__(self, "size", self.count + self.small + self.big)
+        object.__setattr__(self, "jokers", self.small + self.big)
+        object.__setattr__(self, "text", "R" * self.big + "B" * self.small + rank)
 
     def __str__(self) -> str:
-        rank = RANK_SYMBOLS[self.rank] * self.count if self.count else ""
-        return "R" * self.big + "B" * self.small + rank
+        return self.text
 
     def __repr__(self) -> str:
         return f"Play({str(self)!r})"

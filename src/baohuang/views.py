@@ -59,7 +59,7 @@ def build_view(game: Game, seat: int | None) -> dict[str, Any]:
         "phase": game.phase,
         "deal": game.deal_no,
         "turn": game.current_seat,
-        "hand": [str(c) for c in game.hand(seat)] if seat is not None else None,
+        "hand": game.hand_text(seat) if seat is not None else None,
         "role": role_of(game, seat),
         "counts": list(game.sizes),
         "candidate": game.current_seat if game.phase == "candidate" else None,
