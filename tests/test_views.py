@@ -146,7 +146,7 @@ class ViewChecker:
                     assert viewer == game.emperor and game.guard is None
 
 
-@pytest.mark.parametrize("block", range(6))
+@pytest.mark.parametrize("block", range(10))
 def test_r14_views_and_events_hold_only_what_each_seat_may_know(block: int) -> None:
     start = FIRST_SEED + block * GAMES_PER_BLOCK
     for seed in range(start, start + GAMES_PER_BLOCK):
