@@ -9,13 +9,21 @@ notation                   meaning
 ``accept`` / ``decline``   take or refuse the emperor card (同意 / 放弃, R8.5)
 ``call 9h``                call the triple of 9h; the 4th copy's holder is the guard (R8.7)
 ``solo 9h``                明独: show four 9h and play alone, openly (R8.7)
+``solo``                   明独 / 独保 / 明独保 without showing cards (R9.2, R9.3, R11.3)
 ``tribute 2h``             pay this card as tribute (进贡, R12)
+``transfer``               转让: hand R* to the 上家, who must be emperor (R9.3)
+``show``                   明保: the guard reveals itself (R9.4); 暗保 is ``pass``
+``rebel``                  造反 (R9.5); not rebelling is ``pass``
+``kick``                   踢 (R9.6); not kicking is ``pass``
+``grab``                   抢独: claim open solo (R11.4); not claiming is ``pass``
+``escape 3``               seat 3 leaves the game for good (逃跑, R10.4), at any time
 =========================  ==========================================================
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from .cards import Card, NotationError, format_cards, parse_cards, sort_cards
 from .plays import Play
@@ -68,12 +76,35 @@ class Call:
 
 @dataclass(frozen=True, slots=True)
 class OpenSolo:
-    """明独: show four copies of ``card`` and play alone against four (R8.7)."""
+    """明独: play alone against four, openly; in R8 by showing four copies of ``card``."""
 
-    card: Card
+    card: Card | None = None
 
     def __str__(self) -> str:
-        return f"solo {self.card}"
+        return "solo" if self.card is None else f"solo {self.card}"
+
+
+DeclareKind = Literal["transfer", "show", "rebel", "kick", "grab"]
+
+
+@dataclass(frozen=True, slots=True)
+class Declare:
+    """A declaration of the fixed-guard and 叫保 families: 转让, 明保, 造反, 踢, 抢独."""
+
+    kind: DeclareKind
+
+    def __str__(self) -> str:
+        return self.kind
+
+
+@dataclass(frozen=True, slots=True)
+class Escape:
+    """逃跑 (R10.4): ``seat`` leaves the game for good, at any moment, whoever is to act."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"escape {self.seat}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,16 +117,29 @@ class Tribute:
         return f"tribute {self.card}"
 
 
-Action = Play | PlayCards | Pass | Accept | Decline | Call | OpenSolo | Tribute
+Action = Play | PlayCards | Pass | Accept | Decline | Call | OpenSolo | Tribute | Declare | Escape
 
 PASS = Pass()
 ACCEPT = Accept()
 DECLINE = Decline()
+SOLO = OpenSolo()
+TRANSFER = Declare("transfer")
+SHOW = Declare("show")
+REBEL = Declare("rebel")
+KICK = Declare("kick")
+GRAB = Declare("grab")
 
 _WORDS: dict[str, Action] = {
     "pass": PASS, "p": PASS, "过": PASS, "不要": PASS,
-    "accept": ACCEPT, "y": ACCEPT, "yes": ACCEPT, "同意": ACCEPT,
-    "decline": DECLINE, "n": DECLINE, "no": DECLINE, "放弃": DECLINE,
+    "暗保": PASS, "不造反": PASS, "不踢": PASS, "不抢": PASS,
+    "accept": ACCEPT, "y": ACCEPT, "yes": ACCEPT, "同意": ACCEPT, "登基": ACCEPT,
+    "decline": DECLINE, "n": DECLINE, "no": DECLINE, "放弃": DECLINE, "让位": DECLINE,
+    "solo": SOLO, "明独": SOLO, "独保": SOLO, "明独保": SOLO,
+    "transfer": TRANSFER, "转让": TRANSFER,
+    "show": SHOW, "明保": SHOW,
+    "rebel": REBEL, "造反": REBEL,
+    "kick": KICK, "踢": KICK,
+    "grab": GRAB, "抢独": GRAB,
 }  # fmt: skip
 _CARD_VERBS: dict[str, type[Call] | type[OpenSolo] | type[Tribute]] = {
     "call": Call, "叫": Call, "亮": Call,
@@ -116,6 +160,13 @@ def parse_action(text: str) -> Action:
     head = words[0].lower()
     if len(words) == 1 and head in _WORDS:
         return _WORDS[head]
+    if head in ("escape", "逃跑"):
+        if len(words) != 2 or words[1] not in "01234":
+            raise NotationError(
+                f"{head!r} takes a seat 0-4, like 'escape 3'",
+                f"{head!r} 后面要跟座位 0-4，如 '逃跑 3'",
+            )
+        return Escape(int(words[1]))
     verb = _CARD_VERBS.get(head)
     if verb is not None:
         if len(words) != 2:

@@ -23,16 +23,31 @@ class Rules:
 
     #: The preset these options started from.
     name: str = "classic"
-    #: How the emperor and guard are chosen: R8 (called triple), R9 (marked jokers), R11 (叫保).
+    #: How the emperor and guard are chosen: ``called`` R8 (a called triple), ``fixed`` R9
+    #: (marked jokers R* and B*), ``kk_classic`` R11 (marked R*, 叫保).
     selection: Selection = "called"
     #: Lowest rank in the pack (``"3"``; ``"6"`` drops 3s, 4s and 5s).
     ranks_from: str = "3"
-    #: Set one big joker aside as the emperor card (R8.1).
+    #: How many copies of 6s (six of spades) leave the pack (weihai: 3, R7).
+    removed_sixes: int = 0
+    #: R8.1: set one big joker aside as the emperor card.
     emperor_card_aside: bool = True
+    #: R9.2: anyone may declare 明独 before the emperor is settled (weihai).
+    open_solo_anyone: bool = False
+    #: R9.3: the R* holder may yield to the 上家 (KK/联众 simple).
+    yielding: bool = False
+    #: R9.5: 造反, two or more rebels reveal the guard and double the score.
+    rebellion: bool = False
+    #: R9.6: 踢, the side opposing a declaration doubles the score once more (weihai).
+    kick: bool = False
+    #: R11.4: 抢独, a strong hand claims open solo from the emperor (KK/联众 classic).
+    grab_solo: bool = False
     #: R5.1 烤牌: more joker power beats a joker-hung play at any size.
     roast: bool = False
     #: R5.2: a 2 may fill a set of another rank (QQ).
     twos_wild: bool = False
+    #: R5.2: the QQ joker rule: b big and s small jokers need 2b + s big jokers to beat.
+    qq_jokers: bool = False
     #: R6.7 憋6: a play with a 6 must empty the hand.
     hold_sixes: bool = False
     #: R6.8 清3: 3s obey R6.7, and the play leaving only 3s must go unbeaten.
@@ -49,10 +64,9 @@ class Rules:
         """Preset ``name`` with ``options`` overridden: ``Rules.preset("classic", roast=True)``."""
         base = PRESETS.get(name)
         if base is None:
-            planned = sorted(PLANNED_PRESETS)
+            names = ", ".join(PRESETS)
             raise RulesError(
-                f"unknown preset {name!r}: available {', '.join(sorted(PRESETS))}"
-                + (f" (planned: {', '.join(planned)})" if name in PLANNED_PRESETS else "")
+                f"unknown preset {name!r}: presets are {names}", f"没有预设 {name!r}：可选 {names}"
             )
         return base.with_options(**options)
 
@@ -80,8 +94,10 @@ class Rules:
                 raise RulesError(
                     f"{name} must be one of {', '.join(get_args(hint))}, not {value!r}"
                 )
-            if hint in (bool, str) and not isinstance(value, hint):
-                kind = "true or false" if hint is bool else "a string"
+            if hint in (bool, str, int) and (
+                not isinstance(value, hint) or (hint is int and isinstance(value, bool))
+            ):
+                kind = {bool: "true or false", str: "a string", int: "a whole number"}[hint]
                 raise RulesError(f"option {name} takes {kind}, not {value!r}")
         lowest = self.lowest_rank
         if self.hold_sixes and lowest > rank_index("6"):
@@ -90,11 +106,34 @@ class Rules:
             raise RulesError(f"hold_threes needs 3s, but ranks start at {self.ranks_from}")
         if lowest > rank_index("6"):
             raise RulesError(f"ranks_from may be 3, 4, 5 or 6, not {self.ranks_from}")
-        unsupported = [name for name in ("twos_wild", "hold_threes") if getattr(self, name)]
-        if self.selection != "called":
-            unsupported.append(f"selection={self.selection}")
-        if unsupported:
-            raise RulesError(f"not supported by this engine version yet: {', '.join(unsupported)}")
+        if not 0 <= self.removed_sixes <= 4 or (self.removed_sixes and lowest > rank_index("6")):
+            raise RulesError(
+                f"removed_sixes must be 0-4 with 6s in the pack, not {self.removed_sixes}"
+            )
+        if self.roast and self.qq_jokers:
+            raise RulesError(
+                "roast (R5.1) and the QQ joker rule (R5.2) are two different joker rules"
+            )
+        if self.emperor_card_aside != (self.selection == "called"):
+            raise RulesError(
+                "the emperor card is set aside (R8.1) exactly when the guard is called"
+            )
+        family_only = {
+            "open_solo_anyone": "fixed",
+            "yielding": "fixed",
+            "kick": "fixed",
+            "grab_solo": "kk_classic",
+        }
+        for name, selection in family_only.items():
+            if getattr(self, name) and self.selection != selection:
+                raise RulesError(f"{name} needs selection={selection}, not {self.selection}")
+        if self.kick and not self.rebellion:
+            raise RulesError("kick (踢, R9.6) follows rebellion (造反, R9.5): turn rebellion on")
+
+    @property
+    def marked(self) -> str:
+        """The marked jokers in the pack: ``"RB"`` (R* and B*, R9), ``"R"`` (R*, R11) or none."""
+        return {"called": "", "fixed": "RB", "kk_classic": "R"}[self.selection]
 
     @property
     def lowest_rank(self) -> int:
@@ -129,11 +168,42 @@ def _rank_option(value: Any) -> str:
 #: The options a user may set on any preset (R7).
 OPTIONS = frozenset({"roast", "twos_wild", "hold_sixes", "hold_threes", "ranks_from", "tribute"})
 
+_KK_SIMPLE = Rules(
+    selection="fixed",
+    ranks_from="6",
+    emperor_card_aside=False,
+    yielding=True,
+    rebellion=True,
+    tribute=False,
+    scoring="kk",
+)
+_KK_CLASSIC = Rules(
+    selection="kk_classic",
+    emperor_card_aside=False,
+    rebellion=True,
+    grab_solo=True,
+    tribute=False,
+    scoring="kk",
+)
+
 PRESETS: dict[str, Rules] = {
     "classic": Rules(),
+    "weihai": Rules(
+        name="weihai",
+        selection="fixed",
+        ranks_from="6",
+        removed_sixes=3,
+        emperor_card_aside=False,
+        open_solo_anyone=True,
+        rebellion=True,
+        kick=True,
+        hold_sixes=True,
+        tribute=False,
+        scoring="weihai",
+    ),
+    "kk_simple": replace(_KK_SIMPLE, name="kk_simple"),
+    "lianzhong_simple": replace(_KK_SIMPLE, name="lianzhong_simple"),
+    "kk_classic": replace(_KK_CLASSIC, name="kk_classic"),
+    "lianzhong_classic": replace(_KK_CLASSIC, name="lianzhong_classic"),
+    "qq": Rules(name="qq", ranks_from="4", twos_wild=True, qq_jokers=True, win_rule="qq"),
 }
-
-#: The presets of R7 that later engine versions add (RULES.md R7, R9–R11).
-PLANNED_PRESETS = frozenset(
-    {"weihai", "kk_simple", "lianzhong_simple", "kk_classic", "lianzhong_classic", "qq"}
-)

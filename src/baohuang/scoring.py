@@ -12,7 +12,7 @@ from .rules import Rules
 #: R10: points for 1st (头科), 2nd (二科), 3rd, 4th (二落), 5th (大落).
 PLACE_POINTS = (4, 2, 0, -2, -4)
 
-Outcome = Literal["emperor", "rebels", "draw"]
+Outcome = Literal["emperor", "rebels", "draw", "escape"]
 
 
 def _place_points(places: Sequence[int]) -> list[int]:
@@ -70,7 +70,9 @@ def score(
     return scores
 
 
-def outcome(rules: Rules, *, emperor: int, guard: int | None, places: Sequence[int]) -> Outcome:
+def outcome(
+    rules: Rules, *, emperor: int, guard: int | None, places: Sequence[int]
+) -> Literal["emperor", "rebels", "draw"]:
     """Which side won: by the sign of T (R10), or by the QQ win rule (R10.3)."""
     if rules.win_rule == "qq":
         if places[0] == emperor:
@@ -84,14 +86,26 @@ def outcome(rules: Rules, *, emperor: int, guard: int | None, places: Sequence[i
 
 @dataclass(frozen=True, slots=True)
 class GameResult:
-    """What a finished game leaves behind: roles, finishing order, scores, the winner."""
+    """What a finished game leaves behind: roles, finishing order, scores, the winner.
 
-    emperor: int
+    After an escape (逃跑, R10.4) ``outcome`` is ``"escape"``, ``places`` holds only the seats
+    out before it, and ``emperor`` may be ``None`` when nobody was emperor yet.
+    """
+
+    emperor: int | None
     guard: int | None
     places: tuple[int, ...]
     scores: tuple[int, ...]
     outcome: Outcome
     open_solo: bool = False
+    #: R9.5 造反 succeeded; R9.4 明保; R9.6 踢.
+    rebellion: bool = False
+    open_guard: bool = False
+    kicked: bool = False
+    #: R10.4: the seat that escaped.
+    escaped: int | None = None
+    #: R6.8 清3: (cleared seat, clearer seat) pairs; each cleared seat owes its clearer a card.
+    cleared: tuple[tuple[int, int], ...] = ()
 
     @property
     def solo(self) -> bool:
@@ -105,35 +119,58 @@ class GameResult:
             "scores": list(self.scores),
             "outcome": self.outcome,
             "open_solo": self.open_solo,
+            "rebellion": self.rebellion,
+            "open_guard": self.open_guard,
+            "kicked": self.kicked,
+            "escaped": self.escaped,
+            "cleared": [list(pair) for pair in self.cleared],
         }
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> GameResult:
+        def seat(value: Any) -> int | None:
+            return None if value is None else int(value)
+
         try:
             result = GameResult(
-                emperor=int(data["emperor"]),
-                guard=None if data["guard"] is None else int(data["guard"]),
+                emperor=seat(data["emperor"]),
+                guard=seat(data["guard"]),
                 places=tuple(int(s) for s in data["places"]),
                 scores=tuple(int(s) for s in data["scores"]),
                 outcome=data["outcome"],
                 open_solo=bool(data.get("open_solo", False)),
+                rebellion=bool(data.get("rebellion", False)),
+                open_guard=bool(data.get("open_guard", False)),
+                kicked=bool(data.get("kicked", False)),
+                escaped=seat(data.get("escaped")),
+                cleared=tuple((int(a), int(b)) for a, b in data.get("cleared", [])),
             )
-            _place_points(result.places)
+            if result.escaped is None:
+                _place_points(result.places)
+                if result.emperor is None:
+                    raise ValueError("a finished game has an emperor")
             if result.outcome not in get_args(Outcome) or len(result.scores) != 5:
                 raise ValueError("outcome or scores out of range")
-            if {result.emperor, result.guard} - {None, *range(5)}:
+            seats = {result.emperor, result.guard, result.escaped, *sum(result.cleared, ())}
+            if seats - {None, *range(5)}:
                 raise ValueError("seats are 0-4")
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"bad game result {data!r}: {exc}") from None
         return result
 
 
+def escape_scores(seat: int) -> list[int]:
+    """R10.4: −30 to the seat that escaped, the game unscored for the others."""
+    return [-30 if s == seat else 0 for s in range(5)]
+
+
 def tribute_payments(result: GameResult) -> list[tuple[int, int]]:
     """R12: who pays how many cards, as (seat, count), payers in finishing order."""
-    if result.outcome == "draw":
+    if result.outcome in ("draw", "escape"):
         return []
     per = 2 if result.open_solo else 1  # 明独 doubles every number
     emperor, guard = result.emperor, result.guard
+    assert emperor is not None, "an escaped game pays no tribute"
     others = [s for s in result.places if s not in (emperor, guard)]
     if guard is None:
         if result.outcome == "emperor":
@@ -150,6 +187,7 @@ def tribute_transfers(
     """R12: hand out the paid cards, as (payer, receiver, card)."""
     by_power = sorted(paid, key=lambda pc: (-pc[1].rank, pc[1].id))
     emperor, guard = result.emperor, result.guard
+    assert emperor is not None, "an escaped game pays no tribute"
     others = [s for s in result.places if s not in (emperor, guard)]
     if guard is not None and result.outcome == "emperor":
         # The guard takes the middle card of the three, the emperor the other two.
