@@ -153,7 +153,7 @@ def test_r2_pack_four_decks() -> None:
 
 
 def test_r2_pack_marked_jokers_and_ranks_from() -> None:
-    marked = Counter(deck(marked=True))
+    marked = Counter(deck(marked="RB"))
     assert [marked[card] for card in CARDS[52:]] == [3, 3, 1, 1]  # B R B* R*
     assert len(marked) == 56 and sum(marked.values()) == 216
     assert len(deck(ranks_from=3)) == 168  # R7: no 3/4/5

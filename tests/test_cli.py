@@ -9,10 +9,12 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
 import string
 from pathlib import Path
 from typing import Any
 
+import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -22,6 +24,7 @@ from baohuang import (
     BaohuangError,
     Call,
     Card,
+    Declare,
     Decline,
     Game,
     Match,
@@ -29,20 +32,39 @@ from baohuang import (
     Pass,
     Play,
     Rules,
+    RulesError,
     Tribute,
+    new_game,
     parse_cards,
     read_record,
     write_record,
 )
 from baohuang.bots import RandomBot, play_out
 from baohuang.cards import RANK_SYMBOLS
-from baohuang.cli import app, play_match
+from baohuang.cli import app, parse_options, play_match, simulate_game, summary_rows
+from baohuang.describe import summary
 from baohuang.i18n import MESSAGES, t
+from baohuang.match import game_seed
 from baohuang.movegen import leading_plays, rank_counts
-from baohuang.terminal import group_hand, legal_summary, narrate, role_text, status
+from baohuang.rules import PRESETS
+from baohuang.terminal import (
+    group_hand,
+    legal_summary,
+    narrate,
+    results_table,
+    role_text,
+    status,
+    wrap_cells,
+)
 
 CLASSIC = Rules.preset("classic")
+#: The presets beyond the classic family (R9, R11), for the play loop's role phases.
+VARIANTS = ("weihai", "kk_simple", "kk_classic")
 runner = CliRunner()
+
+#: The Chinese words a user may type for the declarations (R9, R11) and a poll's pass.
+ZH_DECLARE = {"transfer": "转让", "show": "明保", "rebel": "造反", "kick": "踢", "grab": "抢独"}
+ZH_POLL_PASS = {"solo": "过", "guard": "不造反", "kick": "不踢", "grab": "不抢"}
 
 #: A match seed whose second game, after RandomBots played the first, asks seat 0 which of
 #: several equal highest cards to pay as tribute (R12).
@@ -71,6 +93,7 @@ class Responder:
         situation = (
             view["phase"] if view["phase"] != "play" else ("follow" if view["lead"] else "lead")
         )
+        self.poll = view["poll"]
         text = None
         if not self.typed:
             text = "9z"
@@ -100,6 +123,8 @@ class Responder:
             return self._not_beating(view, legal)
         if situation in ("candidate", "call"):
             return "pass"
+        if situation == "poll":
+            return "accept"
         return None
 
     def _not_beating(self, view: dict[str, Any], legal: list[Action]) -> str | None:
@@ -117,7 +142,11 @@ class Responder:
         if isinstance(action, Play):
             return str(action) if pick else " ".join(exact_cards(action, hand))
         if isinstance(action, Pass):
-            return "过" if pick else "pass"
+            return ZH_POLL_PASS.get(self.poll or "", "过") if pick else "pass"
+        if isinstance(action, Declare):
+            return ZH_DECLARE[action.kind] if pick else action.kind
+        if isinstance(action, OpenSolo) and action.card is None:
+            return "明独" if pick else "solo"
         if isinstance(action, Accept):
             return "同意" if pick else "accept"
         if isinstance(action, Decline):
@@ -142,9 +171,11 @@ def exact_cards(play: Play, hand: list[str]) -> list[str]:
     return chosen
 
 
-def scripted_match(games: int, seed: int, lang: str = "zh") -> tuple[Match, Responder, str, bool]:
+def scripted_match(
+    games: int, seed: int, lang: str = "zh", rules: Rules = CLASSIC
+) -> tuple[Match, Responder, str, bool]:
     """Play a match through :func:`play_match` with a :class:`Responder` at seat 0."""
-    match = Match(CLASSIC, games, seed)
+    match = Match(rules, games, seed)
     responder = Responder(match, seed, lang)
     out = io.StringIO()
     console = Console(file=out, width=400, highlight=False)
@@ -213,7 +244,7 @@ def test_play_loop_tribute_choice_r12() -> None:
     legal = "tribute 2s, tribute 2d, tribute 2c"
     assert f"不合规则：进贡阶段座位0不能 tribute 3s；可以：{legal}" in text
     assert "座位0（你） 进贡 2d" in text
-    assert game.tribute_paid[0] == (0, Card.parse("2d"))
+    assert game.tribute_paid[0][0] == 0 and game.tribute_paid[0][-1] is Card.parse("2d")
 
 
 def test_play_loop_quit_and_end_of_input() -> None:
@@ -246,9 +277,95 @@ def test_cli_play_lang_switch() -> None:
     assert "left the game." in en.output and "座位" not in en.output
 
 
-def test_cli_play_unknown_preset() -> None:
-    result = runner.invoke(app, ["play", "--preset", "weihai2"])
-    assert result.exit_code == 2 and "unknown preset 'weihai2'" in result.output
+def test_cli_play_unknown_preset_in_the_interface_language() -> None:
+    zh = runner.invoke(app, ["play", "--preset", "weihai2"])
+    assert zh.exit_code == 2 and "没有预设 'weihai2'" in zh.output
+    en = runner.invoke(app, ["play", "--preset", "weihai2", "--lang", "en"])
+    assert en.exit_code == 2 and "unknown preset 'weihai2'" in en.output
+
+
+def test_play_loop_variants_narrate_the_role_phases_r9_r11() -> None:
+    kinds: set[str] = set()
+    for name in VARIANTS:
+        match, responder, out, finished = scripted_match(1, 1, rules=Rules.preset(name))
+        assert finished and match.is_over, name
+        for message in responder.expected:
+            assert message in out
+        for event in match.game.events_for(0):
+            lines = narrate(event, "zh", 0)
+            for line in lines:
+                assert line in out
+            silent = (event["kind"] == "poll" and not event["seats"]) or (
+                event["kind"] == "rebellion" and not event["rebels"]
+            )
+            assert lines or silent or event["kind"] not in ROLE_KINDS, event
+            kinds.add(event["kind"])
+    assert ROLE_KINDS - {"transfer", "cleared", "escape"} <= kinds
+    # Seat 0 answered polls with the game's words (R9.5 造反, R9.6 踢, R11.4 抢独).
+    assert "问明独：" in out or "问明保/造反：" in out
+
+
+#: The event kinds of the role phases (R9, R11), 清3 (R6.8) and 逃跑 (R10.4).
+ROLE_KINDS = {
+    "roles", "poll", "declare", "open_solo", "rebellion", "reveal", "kick", "transfer",
+    "cleared", "escape",
+}  # fmt: skip
+
+
+def test_play_loop_poll_prompt_and_help_list_the_answers_r9() -> None:
+    match = Match(Rules.preset("kk_simple"), 1, 0)
+    game = match.game
+    while game.current_seat != 0 or game.phase != "poll":
+        bot = RandomBot(len(game.actions))
+        game.apply(bot.choose(game.view(game.current_seat or 0), game.legal_actions()))
+    out = io.StringIO()
+    answers = iter(["?", "quit"])
+    assert not play_match(match, lambda _: next(answers), Console(file=out, width=400))
+    text = out.getvalue()
+    assert "明保还是造反？show 明保 / rebel 造反 / pass 暗保、不造反" in text
+    for word in ("transfer 转让", "show 明保", "rebel 造反", "kick 踢", "grab 抢独", "暗保/不造反"):
+        assert word in text
+
+
+#: A kk_simple match seed whose first decision is seat 0's, holding both R* and B* (R9.3).
+DOUBLE_HOLDER_SEED = 16
+
+
+def test_play_loop_double_holder_transfers_r9_3() -> None:
+    match = Match(Rules.preset("kk_simple"), 1, DOUBLE_HOLDER_SEED)
+    out = io.StringIO()
+    answers = iter(["escape 3", "转让", "quit"])
+    assert not play_match(match, lambda _: next(answers), Console(file=out, width=400))
+    text = out.getvalue()
+    assert "请选择：accept（同意/登基） / solo（明独） / transfer（转让）" in text
+    assert "不合规则：只能自己逃跑：逃跑 0" in text  # R10.4: nobody else's escape
+    assert "座位0（你） 转让：把皇牌交给 座位4，座位4 必须登基" in text
+    assert match.game.emperor == 4 and match.game.guard == 0
+
+
+def test_play_loop_escape_ends_the_game_r10_4() -> None:
+    match = Match(Rules.preset("kk_simple"), 2, DOUBLE_HOLDER_SEED)
+    out = io.StringIO()
+    answers = iter(["escape 0", "quit"])
+    assert not play_match(match, lambda _: next(answers), Console(file=out, width=400))
+    text = out.getvalue()
+    assert "座位0（你） 逃跑：得 -30 分，本局结束，其他人不计分" in text
+    assert "第 1 局结果：有人逃跑，本局不计分" in text and "-30" in text
+    assert match.results[0].scores == (-30, 0, 0, 0, 0) and "第 2/2 局" in text
+
+
+def test_cli_play_every_preset_with_options() -> None:
+    for name in PRESETS:
+        result = runner.invoke(app, ["play", "--preset", name, "--seed", "2"], input="quit\n")
+        assert result.exit_code == 0 and f"保皇 · {name} · 种子 2" in result.output
+    roast = runner.invoke(
+        app,
+        ["play", "--option", "roast=true", "-o", "ranks_from=6", "--lang", "en"],
+        input="quit\n",
+    )
+    assert "Baohuang · classic roast=true ranks_from=6 ·" in roast.output
+    bad = runner.invoke(app, ["play", "--option", "roast=maybe"])
+    assert bad.exit_code == 2 and "option roast takes true or false, not 'maybe'" in bad.output
 
 
 # ---------------------------------------------------------------------------------- simulate
@@ -270,8 +387,53 @@ def test_simulate_table_and_jobs_give_same_counts() -> None:
     for label in ("皇帝方胜率", "平局率", "皇帝方负率", "暗独率", "明独率", "废牌率", "局/秒"):
         assert label in one.output
     rows = _table_rows(one.output)
-    assert len(rows) == 8 and rows == _table_rows(two.output)
+    assert len(rows) == 10 and rows == _table_rows(two.output)
+    # classic has no 造反, 明保 or 踢 (R8): no rows for them.
+    assert not any(w in one.output for w in ("造反", "明保", "踢"))
     assert "/12 (" in rows[0]
+
+
+#: The statistics rows each preset must show (R9.4 明保, R9.5 造反, R9.6 踢) and must not.
+SIM_ROWS = {
+    "classic": ((), ("造反成功率", "明保率", "踢率")),
+    "qq": ((), ("造反成功率", "明保率", "踢率")),
+    "weihai": (("造反成功率", "明保率", "踢率"), ()),
+    "kk_simple": (("造反成功率", "明保率"), ("踢率",)),
+    "lianzhong_simple": (("造反成功率", "明保率"), ("踢率",)),
+    "kk_classic": (("造反成功率",), ("明保率", "踢率")),
+    "lianzhong_classic": (("造反成功率",), ("明保率", "踢率")),
+}
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_simulate_every_preset_shows_its_statistics(name: str) -> None:
+    result = runner.invoke(app, ["simulate", "--preset", name, "--games", "20", "--seed", "5"])
+    assert result.exit_code == 0, result.output
+    shown, hidden = SIM_ROWS[name]
+    common = ("皇帝方胜率", "暗独率", "明独率", "废牌率", "平均每局放弃/让位次数", "逃跑率")
+    for label in (*common, *shown):
+        assert label in result.output, label
+    for label in hidden:
+        assert label not in result.output, label
+    assert f"（{name}，" in result.output
+    assert re.search(r"逃跑率 +│ +0/20 \(0\.0%\)", result.output)  # bots never escape
+
+
+def test_simulate_statistics_count_the_events() -> None:
+    stats = [simulate_game(Rules.preset("kk_simple"), 9, None, i) for i in range(6)]
+    for i, game_stats in enumerate(stats):
+        game = new_game(Rules.preset("kk_simple"), game_seed(9, i))
+        result = play_out(game, [RandomBot(f"{game.seed}/bot{seat}") for seat in range(5)])
+        kinds = [event.kind for event in game.events]
+        assert game_stats.yields == kinds.count("decline")
+        assert game_stats.voids == kinds.count("void") == game_stats.deals - 1
+        assert game_stats.rebellion == result.rebellion
+        assert game_stats.open_guard == result.open_guard
+    rows = dict(summary_rows(stats, 1.0, "en", Rules.preset("kk_simple")))
+    rebellions = sum(s.rebellion for s in stats)
+    assert rows["successful rebellions (造反)"].startswith(f"{rebellions}/6 (")
+    assert rows["declines / yields per game"] == f"{sum(s.yields for s in stats) / 6:.1f}"
+    assert "kicks (踢)" not in rows
 
 
 def test_simulate_english() -> None:
@@ -335,9 +497,26 @@ def test_replay_opens_tribute_cards_r12(tmp_path: Path) -> None:
     write_record(match.game, path)
     result = runner.invoke(app, ["replay", str(path)])
     assert result.exit_code == 0
-    for payer, card in match.game.tribute_paid:
+    for payer, *_, card in match.game.tribute_paid:
         assert f"座位{payer} 进贡 {card}" in result.output
         assert f"座位{payer} 的贡牌 {card} 交给 座位" in result.output
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_replay_variant_records_open_the_roles_r9_r11(tmp_path: Path, name: str) -> None:
+    args = ["simulate", "--preset", name, "--games", "3", "--seed", "1", "--records"]
+    assert runner.invoke(app, [*args, str(tmp_path)]).exit_code == 0
+    for path in sorted(tmp_path.iterdir()):
+        record = read_record(path)
+        shown = runner.invoke(app, ["replay", str(path)])
+        assert shown.exit_code == 0, shown.output
+        result = record["result"]
+        if result["guard"] is not None:
+            assert f"保皇派是 座位{result['guard']}" in shown.output  # opened (R14 after the game)
+        elif not result["open_solo"]:
+            assert "皇帝一个人打：暗独" in shown.output
+        for score in result["scores"]:
+            assert f"{score:+d}" in shown.output
 
 
 def test_replay_unreadable_record(tmp_path: Path) -> None:
@@ -386,3 +565,249 @@ def test_catalog_languages_have_the_same_fields() -> None:
         assert zh_fields == en_fields, key
     assert t("role.emperor") == "皇帝" and t("role.emperor", "en") == "emperor"
     assert t("place.5") == "大落" and t("place.1", "en") == "1st"
+
+
+#: Hand-made events of the variant families and how seat 0 hears them, in both languages.
+NARRATION: list[tuple[dict[str, Any], list[str], list[str]]] = [
+    (
+        {"kind": "deal", "deal": 0, "dealer": 3, "counts": [34, 34, 34, 33, 33]},
+        ["发牌（第 1 副）：各家 33/34 张（从 座位3 开始发牌）"],
+        ["deal #1: 33/34 cards each (dealt from seat 3)"],
+    ),
+    (
+        {"kind": "roles", "emperor": 2, "guard": True},
+        ["座位2 是皇帝", "你拿着保牌 B*：你是保皇派（只有你自己知道）"],
+        ["seat 2 is the emperor", "you hold B*: you are the guard (only you know)"],
+    ),
+    (
+        {"kind": "roles", "emperor": 0, "solo": "dark"},
+        ["座位0（你） 是皇帝", "你同时拿着 R* 和 B*：暗独，一个人对四家"],
+        [
+            "seat 0 (you) is the emperor",
+            "you hold both R* and B*: dark solo (暗独), alone against four",
+        ],
+    ),
+    (
+        {"kind": "poll", "poll": "guard", "seats": [3, 4, 0, 1]},
+        ["问明保/造反：座位3、座位4、座位0（你）、座位1 依次表态"],
+        ["asking for 明保 / 造反: seat 3, seat 4, seat 0 (you), seat 1 in turn"],
+    ),
+    ({"kind": "poll", "poll": "kick", "seats": []}, [], []),
+    (
+        {"kind": "declare", "seat": 4, "poll": "guard", "answer": "rebel"},
+        ["座位4 造反！"],
+        ["seat 4 rebels (造反)!"],
+    ),
+    (
+        {"kind": "declare", "seat": 1, "poll": "guard", "answer": "show"},
+        ["座位1 明保：我是保皇派"],
+        ["seat 1 shows (明保): I am the guard"],
+    ),
+    (
+        {"kind": "declare", "seat": 1, "poll": "guard", "answer": "pass"},
+        ["座位1 过（暗保/不造反）"],
+        ["seat 1 passes (no 明保, no 造反)"],
+    ),
+    (
+        {"kind": "declare", "seat": 2, "poll": "solo", "answer": "pass"},
+        ["座位2 不明独"],
+        ["seat 2: no open solo"],
+    ),
+    (
+        {"kind": "declare", "seat": 2, "poll": "solo", "answer": "solo"},
+        ["座位2 明独"],
+        ["seat 2: open solo (明独)"],
+    ),
+    (
+        {"kind": "declare", "seat": 3, "poll": "kick", "answer": "kick"},
+        ["座位3 踢！"],
+        ["seat 3 kicks (踢)!"],
+    ),
+    (
+        {"kind": "declare", "seat": 3, "poll": "kick", "answer": "pass"},
+        ["座位3 不踢"],
+        ["seat 3: no kick"],
+    ),
+    (
+        {"kind": "declare", "seat": 0, "poll": "grab", "answer": "grab"},
+        ["座位0（你） 抢独！"],
+        ["seat 0 (you) grabs the solo (抢独)!"],
+    ),
+    (
+        {"kind": "declare", "seat": 1, "poll": "grab", "answer": "pass"},
+        ["座位1 不抢独"],
+        ["seat 1: no grab"],
+    ),
+    (
+        {"kind": "rebellion", "success": True, "rebels": [3, 4]},
+        ["造反成功（座位3、座位4）：分数加倍"],
+        ["the rebellion (造反) succeeds (seat 3, seat 4): the score is doubled"],
+    ),
+    (
+        {"kind": "rebellion", "success": False, "rebels": [3]},
+        ["造反不成（座位3）"],
+        ["the rebellion (造反) fails (seat 3)"],
+    ),
+    ({"kind": "rebellion", "success": False, "rebels": []}, [], []),
+    (
+        {"kind": "reveal", "seat": 1, "role": "guard"},
+        ["座位1 亮明身份：保皇派"],
+        ["seat 1 is revealed as the guard"],
+    ),
+    (
+        {"kind": "reveal", "seat": 2, "role": "solo"},
+        ["座位2 亮明身份：暗独，皇帝一个人对四家"],
+        ["seat 2 is revealed as a dark solo (暗独): the emperor alone against four"],
+    ),
+    (
+        {"kind": "transfer", "seat": 3, "to": 2, "added": None},
+        ["座位3 转让：把皇牌交给 座位2，座位2 必须登基"],
+        ["seat 3 transfers (转让) the emperor card to seat 2, who must be emperor"],
+    ),
+    (
+        {"kind": "kick", "seat": 3},
+        ["有人踢了：分数再加倍"],
+        ["a kick (踢): the score is doubled once more"],
+    ),
+    (
+        {"kind": "cleared", "seat": 4, "by": 0},
+        ["座位0（你） 清3：压过了 座位4 的牌，下一局 座位4 要给 座位0（你） 进贡一张最大的牌"],
+        [
+            "seat 0 (you) clears the 3s (清3) of seat 4: "
+            "next game seat 4 pays seat 0 (you) its highest card"
+        ],
+    ),
+    (
+        {"kind": "escape", "seat": 2},
+        ["座位2 逃跑：得 -30 分，本局结束，其他人不计分"],
+        ["seat 2 escapes (逃跑): -30 points, the game ends unscored for the others"],
+    ),
+    (
+        {"kind": "open_solo", "seat": 4, "card": None, "shown": [], "how": "declared"},
+        ["座位4 明独！一个人公开对四家"],
+        ["seat 4 declares open solo (明独): alone against four, openly"],
+    ),
+    (
+        {"kind": "open_solo", "seat": 1, "card": None, "shown": [], "how": "grabbed"},
+        ["座位1 抢独！当皇帝，一个人公开对四家，其余都是反贼"],
+        ["seat 1 grabs the solo (抢独): emperor alone against four, everyone else a rebel"],
+    ),
+    (
+        {"kind": "open_solo", "seat": 0, "card": "9h", "how": "shown"},
+        ["皇帝 座位0（你） 明独！亮出 9h 9h 9h 9h，分数和进贡加倍"],
+        [
+            "emperor seat 0 (you) declares open solo (明独)! shows 9h 9h 9h 9h; "
+            "scores and tribute doubled"
+        ],
+    ),
+    (
+        {"kind": "void", "deal": 0},
+        ["没有人当皇帝：这副牌作废，重新发牌"],
+        ["nobody became emperor: the deal is void, dealing anew"],
+    ),
+]
+
+
+@pytest.mark.parametrize(("event", "zh", "en"), NARRATION, ids=lambda v: str(v)[:40])
+def test_narrate_variant_events_r9_r11(event: dict[str, Any], zh: list[str], en: list[str]) -> None:
+    assert narrate(event, "zh", 0) == zh
+    assert narrate(event, "en", 0) == en
+
+
+def test_escape_in_a_real_game_r10_4() -> None:
+    game = new_game(Rules.preset("kk_simple"), seed=3)
+    game.apply("escape 2")
+    assert narrate(game.events_for(0)[-2], "zh", 0) == [
+        "座位2 逃跑：得 -30 分，本局结束，其他人不计分"
+    ]
+    assert game.result is not None
+    out = io.StringIO()
+    Console(file=out, width=200).print(results_table(game.result.to_dict(), "zh", 1, me=0))
+    text = out.getvalue()
+    assert "有人逃跑，本局不计分" in text
+    assert "座位2" in text and "逃跑" in text and "-30" in text
+    assert text.count("+0") == 4  # every other seat listed, unscored
+
+
+def test_wrap_cells_breaks_chinese_between_characters() -> None:
+    line = "皇帝先出第一轮。有牌的人轮流压牌或过，过了轮回来还可以压（R6）。"
+    wrapped = wrap_cells(line, 20)
+    assert "".join(wrapped) == line and all(len(w) <= 10 for w in wrapped)
+    assert not any(w.startswith(("，", "。", "）")) for w in wrapped)
+    assert not any(w.endswith("（") for n in range(6, 40) for w in wrap_cells(line, n))
+    assert wrap_cells("to beat a play: the same size", 12) == [
+        "to beat a",
+        "play: the",
+        "same size",
+    ]
+
+
+# ---------------------------------------------------------------------------------- rules
+
+
+def test_cli_rules_lists_every_preset() -> None:
+    result = runner.invoke(app, ["rules"])
+    assert result.exit_code == 0
+    for name in PRESETS:
+        assert name in result.output
+    assert "165 张牌" in result.output and "baohuang rules 预设名" in result.output
+    en = runner.invoke(app, ["rules", "--lang", "en"])
+    assert "rule presets" in en.output and summary(PRESETS["qq"], "en")[:20] in en.output
+
+
+def test_cli_rules_weihai_in_chinese_r9() -> None:
+    result = runner.invoke(app, ["rules", "weihai"])
+    assert result.exit_code == 0
+    out = result.output
+    assert "保皇规则：weihai" in out
+    for heading in ("牌", "出牌", "皇帝和保皇派", "计分"):
+        assert f"\n{heading}\n" in out
+    assert "共 165 张" in out and "每家 33 张" in out and "+32" in out
+    assert "进贡\n" not in out  # no tribute section (R7: weihai has none)
+
+
+def test_cli_rules_kk_classic_in_english_r11() -> None:
+    result = runner.invoke(app, ["rules", "kk_classic", "--lang", "en"])
+    assert result.exit_code == 0
+    out = result.output
+    assert "Baohuang rules: kk_classic" in out and "Grab solo (抢独)" in out
+    assert "216 cards in all" in out and "皇帝" not in out
+
+
+def test_cli_rules_with_options() -> None:
+    result = runner.invoke(app, ["rules", "classic", "--option", "roast=true", "-o", "tribute=off"])
+    assert result.exit_code == 0
+    assert "保皇规则：classic roast=true tribute=off" in result.output
+    assert "烤牌（R5.1）" in result.output and "\n进贡\n" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["rules", "nope"], "没有预设 'nope'：可选 classic, weihai"),
+        (["rules", "nope", "--lang", "en"], "unknown preset 'nope': presets are classic"),
+        (["rules", "weihai", "-o", "hold_threes=true"], "hold_threes needs 3s"),
+        (["rules", "classic", "-o", "roast"], "--option 要写成 键=值，如 roast=true，不是 'roast'"),
+        (["rules", "classic", "-o", "colour=red", "--lang", "en"], "unknown option 'colour'"),
+        (["rules", "-o", "roast=true"], "--option 要跟一个预设一起用"),
+        (["simulate", "--preset", "qq", "-o", "ranks_from=9"], "ranks_from may be 3, 4, 5 or 6"),
+    ],
+)
+def test_cli_rules_errors_exit_2(args: list[str], message: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2 and message in result.output
+
+
+def test_parse_options_to_bool_and_str() -> None:
+    assert parse_options(["roast=true", "tribute=False", " hold_sixes = yes ", "ranks_from=6"]) == {
+        "roast": True,
+        "tribute": False,
+        "hold_sixes": True,
+        "ranks_from": "6",
+    }
+    assert parse_options([]) == {}
+    for bad in ("roast", "=true", "roast="):
+        with pytest.raises(RulesError, match="key=value"):
+            parse_options([bad])
+    rules = Rules.preset("classic", **parse_options(["ranks_from=4", "twos_wild=on"]))
+    assert rules.ranks_from == "4" and rules.twos_wild is True

@@ -1,4 +1,5 @@
-"""Legal play generation (R3-R6) against a brute-force enumeration."""
+"""Legal play generation (R3-R6) against a brute-force enumeration, for every option that
+changes it: roast (R5.1), twos_wild and qq_jokers (R5.2), hold_sixes (R6.7), hold_threes (R6.8)."""
 
 from __future__ import annotations
 
@@ -7,16 +8,25 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from baohuang import Card, Play, Rules, legal_plays, parse_cards
+from baohuang.cards import BIG_JOKER, SMALL_JOKER, TWO
 from baohuang.movegen import rank_counts
 from conftest import (
     ALL_RULES,
     CLASSIC,
     HOLD_SIXES,
+    HOLD_THREES,
+    OPTION_RULES,
+    QQ,
+    QQ_JOKERS,
     ROAST,
+    SIX,
+    THREE,
+    TWOS_WILD,
     brute_force_plays,
     hands,
     plays,
     rules_id,
+    variant,
 )
 
 
@@ -99,3 +109,119 @@ def test_r2_marked_jokers_play_like_plain() -> None:
     assert legal_plays("R* B* 9h", "B8", CLASSIC) == legal_plays("R B 9h", "B8", CLASSIC)
     assert names("R* B* 9h", "B8", CLASSIC) == {"R9", "RB"}
     assert rank_counts(parse_cards("R* B* R B 9h")) == [0] * 6 + [1] + [0] * 6 + [2, 2]
+
+
+# ---------------------------------------------------------------- every option combination
+
+
+@st.composite
+def option_hands(draw: st.DrawFn) -> list[Card]:
+    """A hand of a few ranks with 2s to fill sets (R5.2), often with jokers, 3s and 6s."""
+    extra = draw(st.sets(st.sampled_from([SMALL_JOKER, BIG_JOKER, THREE, SIX])))
+    return draw(hands(max_size=30, min_size=4, max_ranks=3, always=[TWO, *extra]))
+
+
+@st.composite
+def positions(draw: st.DrawFn) -> tuple[list[Card], Play | None]:
+    """A hand and the play to beat (``None``: leading), one the hand can often beat: a set no
+    higher than one it holds, with filler 2s and jokers its own 2s and R could answer."""
+    hand = draw(option_hands())
+    if draw(st.booleans()):
+        return hand, None
+    counts = rank_counts(hand)
+    top = draw(st.sampled_from([r for r in range(TWO + 1) if counts[r]] or [0]))
+    big = counts[BIG_JOKER]
+    current = Play.of(
+        draw(st.integers(0, top)),
+        draw(st.integers(1, max(1, counts[top]))),
+        draw(st.integers(0, big)),
+        draw(st.integers(0, big // 2)),
+        draw(st.integers(0, counts[TWO])) if top != TWO else 0,
+    )
+    return hand, current
+
+
+@pytest.mark.parametrize("rules", OPTION_RULES, ids=rules_id)
+@settings(max_examples=60)
+@given(position=positions())
+def test_r5_r6_plays_exact_every_option(
+    rules: Rules, position: tuple[list[Card], Play | None]
+) -> None:
+    """R3-R6.8: leading and following, for each combination of roast, twos_wild, qq_jokers,
+    hold_sixes and hold_threes, exactly the brute-force plays (filler plays included)."""
+    assert_exact(*position, rules)
+
+
+@settings(max_examples=300)
+@given(option_hands(), plays(8, 4, 8), st.sampled_from(OPTION_RULES))
+def test_r5_2_following_filled_current_exact(hand: list[Card], current: Play, rules: Rules) -> None:
+    """Following any play, filler plays and plays with R (beatable under qq_jokers) included."""
+    assert_exact(hand, current, rules)
+
+
+# ---------------------------------------------------------------- R5.2 examples
+
+
+def test_r5_2_twos_fill_every_rank_when_leading() -> None:
+    hand = "9h 9s 2h B"
+    plain = {"9", "99", "B9", "B99", "2", "B2", "B"}
+    assert names(hand, None, CLASSIC) == plain
+    assert names(hand, None, TWOS_WILD) == plain | {"92", "992", "B92", "B992"}
+    assert names(hand, None, QQ) == names(hand, None, TWOS_WILD)
+
+
+def test_r5_2_twos_fill_when_following() -> None:
+    hand = "9h 9s 2h 2s B R"
+    assert names(hand, "88", CLASSIC) == {"99", "22", "B9", "B2", "R9", "R2", "RB"}
+    assert names(hand, "88", TWOS_WILD) == names(hand, "88", CLASSIC) | {"92"}
+    assert names(hand, "888", TWOS_WILD) >= {"922", "992", "B92", "R92", "RB9", "RB2"}
+    assert "922" not in names(hand, "888", CLASSIC)
+    assert names("Ah 2s 2h", "KK22", TWOS_WILD) == set()  # four cards needed, three held
+    assert names("Ah 2s 2h 2c", "KK22", TWOS_WILD) == {"A222"}
+
+
+def test_r5_2_qq_following_examples() -> None:
+    """R5.2: ``RB…`` needs RRR; a play with R can be beaten."""
+    hand = "R R R 8s 8h 8d 2s"
+    assert names(hand, "RB7777", QQ) == {"RRR888", "RRR882"}
+    assert names(hand, "RB7777", QQ_JOKERS) == {"RRR888"}
+    assert names(hand, "RB7777", CLASSIC) == set()
+    assert names(hand, "R7777", QQ) == {"RR888", "RR882", "RRR88", "RRR82"}
+    assert names(hand, "B777", QQ) == {"R888", "R882", "RR88", "RR82", "RRR8", "RRR2"}
+
+
+def test_r5_2_qq_pure_joker_responses() -> None:
+    """[decision] A pure-joker response counts as higher than any rank."""
+    assert names("R B 3s", "B7", QQ_JOKERS) == {"RB"}
+    assert names("R R B", "R", QQ_JOKERS) == set()  # one R needs RR: two cards
+    assert names("R R B", "BB", QQ_JOKERS) == {"RR"}
+
+
+# ---------------------------------------------------------------- R6.8 hold_threes
+
+
+def test_r6_8_hold_threes_only_as_final_play() -> None:
+    """R6.8 清3: 3s obey R6.7, a play containing a 3 must empty the hand."""
+    assert names("3s 3h 9s", None, HOLD_THREES) == {"9"}
+    assert names("3s 3h B", None, HOLD_THREES) == {"B", "B33"}
+    assert names("3s 3h", None, HOLD_THREES) == {"33"}
+    assert names("3s 3h 9s", "B", HOLD_THREES) == set()
+    assert "33" in names("3s 3h 9s", None, CLASSIC)
+
+
+def test_r6_8_hold_threes_with_filler_twos() -> None:
+    """A 3-set filled with 2s contains 3s; a natural 2 does not."""
+    rules = variant(hold_threes=True, twos_wild=True)
+    assert names("3s 2s 9h", None, rules) == {"9", "2", "92"}
+    assert names("3s 2s", None, rules) == {"2", "32"}
+    assert names("3s 2s 2h", None, rules) == {"2", "22", "322"}
+
+
+def test_r6_7_hold_sixes_with_filler_twos() -> None:
+    """A 6-set filled with 2s contains 6s, so it too must empty the hand."""
+    rules = variant(hold_sixes=True, twos_wild=True)
+    assert names("6s 6h 2s 9c", None, rules) == {"9", "2", "92"}
+    assert names("6s 6h 2s", None, rules) == {"2", "662"}
+    assert names("6s 6h 2s", "555", rules) == {"662"}
+    both = variant(hold_sixes=True, hold_threes=True)
+    assert names("6s 3h 9c", None, both) == {"9"}

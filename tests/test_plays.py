@@ -1,4 +1,5 @@
-"""R2 play notation, R3 what a play is, R4 beating and R5.1 roast (烤牌)."""
+"""R2 play notation, R3 what a play is, R4 beating, R5.1 roast (烤牌), R5.2 filler 2s and the QQ
+joker rule, and the holding rules R6.7/R6.8 as play properties."""
 
 from __future__ import annotations
 
@@ -9,18 +10,36 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from baohuang import NotationError, Play, beats, parse_cards
+from baohuang import NotationError, Play, Rules, beats, parse_cards
+from baohuang.cards import TWO, rank_index
+from baohuang.movegen import rank_counts
+from baohuang.plays import allowed, must_empty_hand
 from conftest import (
     ALL_PLAYS,
     CLASSIC,
+    HOLD_SIXES,
+    HOLD_THREES,
+    MAX_COUNT,
+    OPTION_RULES,
+    QQ,
+    QQ_JOKERS,
     ROAST,
+    TWOS_WILD,
+    filled_plays,
     literal_beats_r4,
     plays,
     reference_beats,
+    rules_id,
+    variant,
 )
 
 #: Plays of up to five cards: every pair of them is checked exhaustively.
 SMALL_PLAYS = [p for p in ALL_PLAYS if p.size <= 5]
+#: Plays of up to four cards, with and without filler 2s (R5.2): checked pairwise too.
+SMALL_MIXED = [p for p in ALL_PLAYS if p.size <= 4] + filled_plays(4)
+ROAST_TWOS = variant(roast=True, twos_wild=True)
+#: One rule set per joker rule (R4, R5.1, R5.2 QQ), each with and without twos_wild.
+JOKER_RULES = (CLASSIC, TWOS_WILD, ROAST, ROAST_TWOS, QQ_JOKERS, QQ)
 
 
 # ---------------------------------------------------------------- R2 notation
@@ -88,7 +107,7 @@ def test_r2_all_plays_round_trip() -> None:
         assert Play.parse(str(play)) is play
 
 
-@given(plays(), st.randoms(use_true_random=False), st.booleans())
+@given(plays(max_twos=MAX_COUNT), st.randoms(use_true_random=False), st.booleans())
 def test_r2_play_parse_any_order_and_ten(play: Play, rnd: random.Random, lower: bool) -> None:
     """Order inside a play does not matter; ``10`` reads as ``T``; case does not matter."""
     chars = list(str(play))
@@ -293,7 +312,7 @@ def test_r5_1_roast_wins_need_roast(response: str, current: str) -> None:
 def test_r5_1_roast_matches_literal_definition_exhaustively() -> None:
     for current in SMALL_PLAYS:
         for response in SMALL_PLAYS:
-            assert beats(response, current, ROAST) == reference_beats(response, current, True), (
+            assert beats(response, current, ROAST) == reference_beats(response, current, ROAST), (
                 response,
                 current,
             )
@@ -301,7 +320,7 @@ def test_r5_1_roast_matches_literal_definition_exhaustively() -> None:
 
 @given(plays(), plays())
 def test_r5_1_roast_matches_literal_definition(response: Play, current: Play) -> None:
-    assert beats(response, current, ROAST) == reference_beats(response, current, True)
+    assert beats(response, current, ROAST) == reference_beats(response, current, ROAST)
 
 
 def test_r5_1_roast_is_not_transitive() -> None:
@@ -309,3 +328,281 @@ def test_r5_1_roast_is_not_transitive() -> None:
     assert beats("BBJ", "BT", ROAST)
     assert beats("BT", "99", ROAST)
     assert not beats("BBJ", "99", ROAST)
+
+
+# ---------------------------------------------------------------- R5.2 filler 2s: notation
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("22999", "99922"),
+        ("B99922", "B99922"),
+        ("2B9299", "B99922"),
+        ("9 2", "92"),
+        ("R2T2", "RT22"),
+        ("101022", "TT22"),
+        ("2222", "2222"),  # 2s alone are a set of 2s
+        ("B22", "B22"),
+        ("2R", "R2"),
+    ],
+)
+def test_r5_2_filler_parse_canonical(text: str, canonical: str) -> None:
+    """R2/R5.2: the rank, then the filler 2s; order-free."""
+    play = Play.parse(text)
+    assert str(play) == canonical
+    assert Play.parse(canonical) is play
+
+
+def test_r5_2_filler_fields() -> None:
+    play = Play.parse("B99922")
+    assert (play.rank, play.count, play.twos, play.small, play.big) == (6, 3, 2, 1, 0)
+    assert (play.size, play.set_size, play.jokers) == (6, 5, 1)
+    assert play.has_rank(6) and not play.has_rank(TWO)
+    twos = Play.parse("R22")
+    assert (twos.rank, twos.count, twos.twos, twos.set_size, twos.size) == (TWO, 2, 0, 2, 3)
+    assert Play.parse("RB").set_size == 0
+    assert all(p.twos == 0 and p.set_size == p.count for p in ALL_PLAYS)
+
+
+def test_r5_2_filler_of_is_interned() -> None:
+    assert Play.of(6, 3, 1, 0, 2) is Play.parse("B99922") is Play.parse("9B2992")
+    assert Play.of(6, 3, 1, 0, 0) is Play.of(6, 3, 1) is Play.parse("B999")
+    assert Play.of(0, 1, twos=1) is not Play.of(0, 2)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        (TWO, 1, 0, 0, 1),  # 2s do not fill a set of 2s
+        (6, 0, 0, 0, 1),  # a filled set needs a natural card
+        (-1, 0, 1, 0, 1),
+        (6, 1, 0, 0, 17),
+        (6, 17, 0, 0, 1),
+        (6, 1, 5, 0, 1),
+        (6, 1, 0, -1, 1),
+        (6, 1, 0, 0, -1),
+    ],
+)
+def test_r5_2_filler_of_rejects_impossible(args: tuple[int, int, int, int, int]) -> None:
+    with pytest.raises(NotationError, match="no such play"):
+        Play.of(*args)
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("992J", "'992J'.*mixes ranks 9J"),
+        ("2" * 17, "more cards"),
+        ("9" + "2" * 17, "more cards"),
+        ("9" * 17 + "2", "more cards"),
+    ],
+)
+def test_r5_2_bad_filler_play_raises(text: str, words: str) -> None:
+    with pytest.raises(NotationError, match=words):
+        Play.parse(text)
+
+
+def test_r5_2_filler_round_trip() -> None:
+    """Every filler play of up to six cards, and the largest, survive str and parse."""
+    filled = [*filled_plays(6), Play.of(11, 16, 4, 4, 16)]
+    assert len(set(filled)) == len(filled)
+    for play in filled:
+        assert Play.parse(str(play)) is play
+        assert str(play).endswith("2" * play.twos)
+
+
+def test_r5_2_filler_from_cards() -> None:
+    assert Play.from_cards(parse_cards("9h 2s 9c B")) is Play.parse("B992")
+    assert Play.from_cards(parse_cards("2s 9h 2c")) is Play.parse("922")
+    assert Play.from_cards(parse_cards("2s 2h R*")) is Play.parse("R22")
+    with pytest.raises(NotationError, match=re.escape("mix ranks 9 and J")):
+        Play.from_cards(parse_cards("9h 2s Jh"))
+
+
+def test_r5_2_fits_counts_filler_2s() -> None:
+    counts = rank_counts(parse_cards("9h 9s 2c 2d B"))
+    assert Play.parse("B9922").fits(counts)
+    assert Play.parse("22").fits(counts)
+    assert not Play.parse("9222").fits(counts)
+    assert not Play.parse("999").fits(counts)
+    assert not Play.parse("R9").fits(counts)
+
+
+def test_r5_2_allowed_needs_twos_wild() -> None:
+    """R3: without twos_wild a 2 is just a rank, and a play mixing it with another is illegal."""
+    filled = Play.parse("B992")
+    assert not allowed(filled, CLASSIC) and not allowed(filled, ROAST)
+    assert allowed(filled, TWOS_WILD) and allowed(filled, Rules.preset("qq"))
+    assert all(allowed(p, r) for p in SMALL_PLAYS[:50] for r in (CLASSIC, TWOS_WILD))
+
+
+# ---------------------------------------------------------------- R4 with filler 2s
+
+
+@pytest.mark.parametrize(
+    ("response", "current"),
+    [
+        ("99922", "88888"),  # a filling 2 counts as the set's rank
+        ("B9922", "88888"),
+        ("R9922", "B8888"),
+        ("RR922", "BB888"),
+        ("99922", "88822"),
+        ("9922", "8888"),
+        ("22222", "AAA22"),  # natural 2s outrank a filled A-set
+        ("8888", "7722"),
+    ],
+)
+def test_r4_filler_beats_examples(response: str, current: str) -> None:
+    assert beats(response, current, TWOS_WILD)
+    assert not beats(current, response, TWOS_WILD)
+
+
+@pytest.mark.parametrize(
+    ("response", "current"),
+    [
+        ("AA222", "22222"),  # a filled A-set is a set of As, below 2s
+        ("88822", "88888"),  # same rank
+        ("88888", "88822"),
+        ("99922", "B8888"),  # small jokers must be answered by big jokers
+        ("B9922", "B8888"),
+        ("9922", "88888"),  # different sizes
+        ("RR922", "R8888"),  # R is unbeatable under R4
+    ],
+)
+def test_r4_filler_does_not_beat_examples(response: str, current: str) -> None:
+    assert not beats(response, current, TWOS_WILD)
+
+
+@pytest.mark.parametrize(
+    "rules", [CLASSIC, ROAST, QQ_JOKERS, None], ids=lambda r: rules_id(r) if r else "none"
+)
+def test_r4_filler_response_needs_twos_wild(rules: Rules | None) -> None:
+    assert not beats("99922", "88888", rules)
+    assert not beats("RR922", "B88", rules)
+    assert beats("99999", "88888", rules)
+
+
+@pytest.mark.parametrize("rules", JOKER_RULES, ids=rules_id)
+def test_r4_r5_matches_reference_exhaustively(rules: Rules) -> None:
+    """All pairs of plays up to four cards, filler plays too: engine = RULES.md as written."""
+    for current in SMALL_MIXED:
+        for response in SMALL_MIXED:
+            assert beats(response, current, rules) == reference_beats(response, current, rules), (
+                response,
+                current,
+            )
+
+
+@given(plays(max_twos=6), plays(max_twos=6), st.sampled_from(OPTION_RULES))
+def test_r4_r5_matches_reference(response: Play, current: Play, rules: Rules) -> None:
+    assert beats(response, current, rules) == reference_beats(response, current, rules)
+
+
+# ---------------------------------------------------------------- R5.2 QQ joker rule
+
+
+@pytest.mark.parametrize(("current", "need"), [("B777777", 1), ("R777777", 2), ("RB77777", 3)])
+@pytest.mark.parametrize("small", [0, 1])
+def test_r5_2_qq_big_jokers_needed(current: str, need: int, small: int) -> None:
+    """R5.2: ``B777777`` needs one R, ``R777777`` needs RR, ``RB…`` needs RRR; the response's
+    own small jokers do not count."""
+    eight = rank_index("8")
+    for big in range(5):
+        response = Play.of(eight, 7 - big - small, small, big)
+        assert beats(response, current, QQ_JOKERS) == (big >= need), response
+
+
+@pytest.mark.parametrize(
+    ("response", "current"),
+    [
+        ("R888888", "B777777"),
+        ("RR88888", "R777777"),  # a play with R can be beaten
+        ("RRR8888", "R777777"),
+        ("RRR8888", "RB77777"),
+        ("RRRB888", "RB77777"),
+        ("RR99922", "R888888"),  # with filler 2s (twos_wild)
+        ("R2", "B7"),
+        ("RB", "B7"),  # [decision] a pure-joker response counts as higher than any rank
+        ("RR", "B7"),
+        ("BB", "77"),
+        ("R", "B"),
+        ("RR", "BB"),
+        ("8888", "7777"),
+        ("B99", "888"),
+    ],
+)
+def test_r5_2_qq_beats_examples(response: str, current: str) -> None:
+    assert beats(response, current, QQ)
+    assert not beats(current, response, QQ)
+
+
+@pytest.mark.parametrize(
+    ("response", "current"),
+    [
+        ("BB88888", "B777777"),  # no R
+        ("8888888", "B777777"),
+        ("R777777", "B777777"),  # the rank must be strictly higher
+        ("R888888", "R777777"),  # one R against one R
+        ("RR77777", "R777777"),
+        ("RR88888", "RB77777"),  # two R against RB
+        ("RRBB888", "RB77777"),
+        ("RR", "R"),  # same number of cards
+        ("R", "R"),
+        ("RR", "RB"),
+        ("RB7", "BB7"),
+        ("RBB9", "BB88"),
+        ("99922", "88888"),  # filler 2s need twos_wild
+    ],
+)
+def test_r5_2_qq_does_not_beat_examples(response: str, current: str) -> None:
+    assert not beats(response, current, QQ_JOKERS)
+
+
+def test_r5_2_qq_needs_the_option() -> None:
+    """Without qq_jokers a play with R stays unbeatable (R4)."""
+    assert beats("RR88888", "R777777", QQ_JOKERS)
+    assert not beats("RR88888", "R777777", TWOS_WILD)
+    assert not beats("RR88888", "R777777", CLASSIC)
+
+
+def test_r5_2_qq_keeps_every_r4_win() -> None:
+    """Against a play without R, the QQ rule is R4 (it needs s big jokers against s B)."""
+    for current in SMALL_MIXED:
+        for response in SMALL_MIXED:
+            if beats(response, current, TWOS_WILD):
+                assert beats(response, current, QQ), (response, current)
+            elif not current.big:
+                assert not beats(response, current, QQ), (response, current)
+
+
+@given(plays(max_twos=4), st.sampled_from([QQ_JOKERS, QQ]))
+def test_r5_2_qq_irreflexive(play: Play, rules: Rules) -> None:
+    assert not beats(play, play, rules)
+
+
+# ---------------------------------------------------------------- R6.7 / R6.8 held ranks
+
+
+@pytest.mark.parametrize(
+    ("play", "rules", "held"),
+    [
+        ("66", HOLD_SIXES, True),
+        ("B66", HOLD_SIXES, True),
+        ("6622", variant(hold_sixes=True, twos_wild=True), True),  # filler 2s: still 6s
+        ("22", HOLD_SIXES, False),
+        ("7", HOLD_SIXES, False),
+        ("33", HOLD_SIXES, False),
+        ("66", CLASSIC, False),
+        ("33", HOLD_THREES, True),
+        ("R332", variant(hold_threes=True, twos_wild=True), True),
+        ("66", HOLD_THREES, False),
+        ("RB", HOLD_THREES, False),
+        ("66", variant(hold_sixes=True, hold_threes=True), True),
+        ("3", variant(hold_sixes=True, hold_threes=True), True),
+    ],
+    ids=lambda x: rules_id(x) if isinstance(x, Rules) else str(x),
+)
+def test_r6_8_must_empty_hand(play: str, rules: Rules, held: bool) -> None:
+    """R6.7 憋6 and R6.8 清3: a play containing a held rank must be the final play."""
+    assert must_empty_hand(Play.parse(play), rules) is held

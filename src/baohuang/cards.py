@@ -157,15 +157,21 @@ def format_cards(cards: Iterable[Card]) -> str:
     return " ".join(str(c) for c in sort_cards(cards))
 
 
-def deck(ranks_from: int = 0, decks: int = 4, marked: bool = False) -> list[Card]:
+def deck(
+    ranks_from: int = 0, decks: int = 4, marked: str = "", removed_sixes: int = 0
+) -> list[Card]:
     """The pack: ``decks`` copies of every suited card from ``ranks_from`` up and of each joker.
 
-    With ``marked``, one ``R`` and one ``B`` are replaced by ``R*`` and ``B*`` (R9).
+    ``marked`` names the jokers replaced by their marked copy: ``"R"`` (R*, R11) or ``"RB"``
+    (R* and B*, R9). ``removed_sixes`` copies of ``6s`` leave the pack (weihai, R7).
     """
     suited = [c for c in CARDS[:52] if c.rank >= ranks_from]
     pack = suited * decks + [B_CARD, R_CARD] * decks
-    if marked:
-        pack.remove(B_CARD)
-        pack.remove(R_CARD)
-        pack += [B_MARKED, R_MARKED]
+    for plain, mark in ((R_CARD, R_MARKED), (B_CARD, B_MARKED)):
+        if str(plain) in marked:
+            pack.remove(plain)
+            pack.append(mark)
+    six_spades = CARDS[3 * 4]
+    for _ in range(removed_sixes):
+        pack.remove(six_spades)
     return pack

@@ -1,4 +1,5 @@
-"""The ``baohuang`` command (命令行): play against bots, simulate bot games, replay records.
+"""The ``baohuang`` command (命令行): play against bots, simulate bot games, replay records,
+explain the rules of a preset.
 
 Chinese first; ``--lang en`` switches every message to English (see :mod:`baohuang.i18n`).
 """
@@ -7,6 +8,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -14,32 +16,37 @@ from enum import StrEnum
 from functools import partial
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
 from rich.progress import Progress
 from rich.text import Text
 
+from .actions import Action, Escape, parse_action
 from .bots import Bot, RandomBot, bot_step, play_out
+from .describe import describe, summary
 from .errors import IllegalActionError, NotationError, RecordError, RulesError
 from .events import Event
 from .game import Game, new_game
-from .i18n import t
+from .i18n import ACTION_WORDS, t
 from .match import Match, game_seed
 from .record import read_record, replay, write_record
-from .rules import Rules
+from .rules import PRESETS, Rules
 from .terminal import (
     event_text,
     legal_summary,
     metrics_table,
+    presets_table,
     results_table,
+    rules_text,
     status,
     totals_table,
 )
 
 app = typer.Typer(
-    help="保皇 Baohuang：终端对局、机器人模拟、对局回放。 Terminal game, simulator, replays.",
+    help="保皇 Baohuang：终端对局、机器人模拟、规则说明、对局回放。 "
+    "Terminal game, simulator, rules, replays.",
     no_args_is_help=True,
     add_completion=False,
 )
@@ -61,14 +68,55 @@ class Lang(StrEnum):
 
 
 LangOption = Annotated[Lang, typer.Option("--lang", help="界面语言 language: zh | en")]
-PresetOption = Annotated[str, typer.Option("--preset", help="规则预设 rule preset (R7)")]
+PresetOption = Annotated[
+    str, typer.Option("--preset", help=f"规则预设 rule preset (R7): {', '.join(PRESETS)}")
+]
+OptionsOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--option",
+        "-o",
+        help="规则选项 rule option key=value, repeatable: roast=true, ranks_from=6",
+    ),
+]
+
+#: How ``--option`` values spell true and false; anything else stays a string.
+BOOLEANS = {"true": True, "yes": True, "on": True, "false": False, "no": False, "off": False}
 
 
-def _rules(preset: str) -> Rules:
+def parse_options(items: Sequence[str]) -> dict[str, bool | str]:
+    """``["roast=true", "ranks_from=6"]`` as ``{"roast": True, "ranks_from": "6"}``."""
+    options: dict[str, bool | str] = {}
+    for item in items:
+        key, sep, value = (part.strip() for part in item.partition("="))
+        if not (sep and key and value):
+            raise RulesError(
+                f"--option takes key=value, like roast=true, not {item!r}",
+                f"--option 要写成 键=值，如 roast=true，不是 {item!r}",
+            )
+        options[key] = BOOLEANS.get(value.lower(), value)
+    return options
+
+
+def _fail(message: str) -> NoReturn:
+    """Show ``message`` on stderr and exit with status 2 (a usage error)."""
+    Console(stderr=True, highlight=False).print(
+        message, markup=False, soft_wrap=True, style="bold red"
+    )
+    raise typer.Exit(2)
+
+
+def _rules(preset: str, options: Sequence[str] | None, lang: str) -> Rules:
+    """``preset`` with ``--option`` values; a :class:`RulesError` is shown in ``lang``, exit 2."""
     try:
-        return Rules.preset(preset)
+        return Rules.preset(preset, **parse_options(options or []))
     except RulesError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--preset") from None
+        _fail(exc.text(lang))
+
+
+def _label(rules: Rules, options: Sequence[str] | None) -> str:
+    """The preset's name with the options given: ``classic roast=true``."""
+    return " ".join([rules.name, *(options or [])])
 
 
 # ---------------------------------------------------------------------------------- play
@@ -144,7 +192,7 @@ def _human_turn(game: Game, ask: Ask, console: Console, lang: str) -> bool:
             console.print(t("help.commands", lang), markup=False, style="dim")
             continue
         try:
-            game.apply(text)
+            game.apply(_own_action(text))
         except NotationError as exc:
             console.print(t("err.notation", lang, msg=exc.text(lang)), markup=False, style="red")
         except IllegalActionError as exc:
@@ -153,18 +201,38 @@ def _human_turn(game: Game, ask: Ask, console: Console, lang: str) -> bool:
             return True
 
 
+def _own_action(text: str) -> Action:
+    """The user's action; an escape (逃跑, R10.4) only for the user's own seat."""
+    action = parse_action(text)
+    if isinstance(action, Escape) and action.seat != HUMAN:
+        raise IllegalActionError(
+            f"you may only escape yourself: escape {HUMAN}", f"只能自己逃跑：逃跑 {HUMAN}"
+        )
+    return action
+
+
 def _hint(view: dict[str, Any], lang: str) -> str:
-    """What seat 0 is asked now, by phase."""
-    phase = view["phase"]
-    if phase == "candidate":
+    """What seat 0 is asked now: by the running poll (R9, R11), else by phase."""
+    phase, legal = view["phase"], view["legal"]
+    if view.get("poll"):
+        return t(f"prompt.poll.{view['poll']}", lang)
+    if phase == "candidate" and set(legal) <= {"accept", "decline"}:
         return t("prompt.candidate", lang, pile=" ".join(view["pile"]))
     if phase == "call":
         return t("prompt.call", lang)
     if phase == "tribute":
         return t("prompt.tribute", lang)
+    if phase != "play":
+        return t("prompt.choose", lang, options=" / ".join(map(_with_word, legal)))
     if view["lead"] is None:
         return t("prompt.lead", lang)
     return t("prompt.follow", lang, play=view["lead"]["play"])
+
+
+def _with_word(action: str) -> str:
+    """A role answer with the game's word for it: ``transfer（转让）``."""
+    word = ACTION_WORDS.get(action)
+    return f"{action}（{word}）" if word else action
 
 
 @app.command()
@@ -173,13 +241,15 @@ def play(
     seed: Annotated[int | None, typer.Option("--seed", help="随机种子 seed")] = None,
     lang: LangOption = Lang.zh,
     preset: PresetOption = "classic",
+    option: OptionsOption = None,
 ) -> None:
     """和四个机器人对局（你是座位0）。 Play against four bots, as seat 0."""
-    rules = _rules(preset)
+    rules = _rules(preset, option, lang.value)
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
     console = Console(highlight=False)
-    console.print(t("play.intro", lang.value, preset=rules.name, seed=seed), markup=False)
+    intro = t("play.intro", lang.value, preset=_label(rules, option), seed=seed)
+    console.print(intro, markup=False)
     try:
         play_match(Match(rules, games, seed), console.input, console, lang.value)
     except KeyboardInterrupt:
@@ -194,10 +264,19 @@ class GameStats:
     """What the simulation summary needs from one finished bot game."""
 
     outcome: str
+    #: ``"open"`` (明独), ``"dark"`` (暗独) or ``None`` (a guard, or an escape first).
     solo: str | None
     deals: int
+    #: Redeals: ``void`` events (R8.6, R9.3, R11.2).
+    voids: int
     decisions: int
     plays: int
+    #: ``decline`` events: candidates declining (R8.5) or yielding (R9.3, R11.2).
+    yields: int
+    rebellion: bool
+    open_guard: bool
+    kicked: bool
+    escaped: bool
 
 
 def simulate_game(rules: Rules, seed: int, records: Path | None, index: int) -> GameStats:
@@ -207,10 +286,22 @@ def simulate_game(rules: Rules, seed: int, records: Path | None, index: int) -> 
     if records is not None:
         write_record(game, records / f"game-{index:05d}.json")
     solo = None
-    if result.guard is None:
+    if result.guard is None and result.escaped is None:
         solo = "open" if result.open_solo else "dark"
-    plays = sum(1 for event in game.events if event.kind == "play")
-    return GameStats(result.outcome, solo, game.deal_no + 1, len(game.actions), plays)
+    kinds = Counter(event.kind for event in game.events)
+    return GameStats(
+        outcome=result.outcome,
+        solo=solo,
+        deals=kinds["deal"],
+        voids=kinds["void"],
+        decisions=len(game.actions),
+        plays=kinds["play"],
+        yields=kinds["decline"],
+        rebellion=result.rebellion,
+        open_guard=result.open_guard,
+        kicked=result.kicked,
+        escaped=result.escaped is not None,
+    )
 
 
 def run_games(
@@ -230,23 +321,39 @@ def _rate(n: int, total: int) -> str:
     return f"{n}/{total} ({n / total:.1%})" if total else "0/0"
 
 
-def summary_rows(stats: Sequence[GameStats], seconds: float, lang: str) -> list[tuple[str, str]]:
-    """The simulation summary: outcome rates, solo rates, void deals, averages, speed."""
+def summary_rows(
+    stats: Sequence[GameStats], seconds: float, lang: str, rules: Rules
+) -> list[tuple[str, str]]:
+    """The simulation summary: outcome and solo rates, the declarations ``rules`` has (造反
+    R9.5, 明保 R9.4, 踢 R9.6), redeals, yields, escapes, averages, speed."""
     n = len(stats)
     outcomes = [s.outcome for s in stats]
-    deals = sum(s.deals for s in stats)
     decisions = sum(s.decisions for s in stats)
-    plays = sum(s.plays for s in stats)
     speed = max(seconds, 1e-9)
+
+    def rate(key: str, count: int) -> tuple[str, str]:
+        return t(key, lang), _rate(count, n)
+
+    rows = [
+        rate("sim.win", outcomes.count("emperor")),
+        rate("sim.draw", outcomes.count("draw")),
+        rate("sim.loss", outcomes.count("rebels")),
+        rate("sim.dark", sum(s.solo == "dark" for s in stats)),
+        rate("sim.open", sum(s.solo == "open" for s in stats)),
+    ]
+    if rules.rebellion:
+        rows.append(rate("sim.rebellion", sum(s.rebellion for s in stats)))
+    if rules.selection == "fixed":
+        rows.append(rate("sim.open_guard", sum(s.open_guard for s in stats)))
+    if rules.kick:
+        rows.append(rate("sim.kick", sum(s.kicked for s in stats)))
     return [
-        (t("sim.win", lang), _rate(outcomes.count("emperor"), n)),
-        (t("sim.draw", lang), _rate(outcomes.count("draw"), n)),
-        (t("sim.loss", lang), _rate(outcomes.count("rebels"), n)),
-        (t("sim.dark", lang), _rate(sum(s.solo == "dark" for s in stats), n)),
-        (t("sim.open", lang), _rate(sum(s.solo == "open" for s in stats), n)),
-        (t("sim.void", lang), _rate(deals - n, deals)),
+        *rows,
+        (t("sim.void", lang), _rate(sum(s.voids for s in stats), sum(s.deals for s in stats))),
+        (t("sim.yields", lang), f"{sum(s.yields for s in stats) / n:.1f}"),
+        rate("sim.escapes", sum(s.escaped for s in stats)),
         (t("sim.decisions", lang), f"{decisions / n:.1f}"),
-        (t("sim.plays", lang), f"{plays / n:.1f}"),
+        (t("sim.plays", lang), f"{sum(s.plays for s in stats) / n:.1f}"),
         (t("sim.games_rate", lang), f"{n / speed:.1f}"),
         (t("sim.decisions_rate", lang), f"{decisions / speed:.0f}"),
     ]
@@ -262,9 +369,10 @@ def simulate(
         Path | None, typer.Option("--records", help="对局记录目录 write one record per game here")
     ] = None,
     lang: LangOption = Lang.zh,
+    option: OptionsOption = None,
 ) -> None:
     """随机机器人模拟对局并统计。 Simulate games between random bots and summarise them."""
-    rules = _rules(preset)
+    rules = _rules(preset, option, lang.value)
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)
     console = Console(highlight=False)
@@ -276,10 +384,36 @@ def simulate(
             stats.append(game)
             progress.advance(task)
     seconds = time.perf_counter() - start
-    title = t("sim.title", lang.value, games=games, preset=rules.name, seed=seed)
-    console.print(metrics_table(title, summary_rows(stats, seconds, lang.value), lang.value))
+    title = t("sim.title", lang.value, games=games, preset=_label(rules, option), seed=seed)
+    rows = summary_rows(stats, seconds, lang.value, rules)
+    console.print(metrics_table(title, rows, lang.value))
     if records is not None:
         console.print(t("sim.records", lang.value, path=records), markup=False)
+
+
+# ---------------------------------------------------------------------------------- rules
+
+
+@app.command("rules")
+def rules_command(
+    preset: Annotated[
+        str | None, typer.Argument(help="规则预设 a preset; none: list the presets")
+    ] = None,
+    lang: LangOption = Lang.zh,
+    option: OptionsOption = None,
+) -> None:
+    """规则说明：列出预设，或讲一种预设的规则。 List the presets, or explain one preset's rules."""
+    console = Console(highlight=False)
+    if preset is None:
+        if option:
+            _fail(t("rules.option_alone", lang.value))
+        rows = [(name, summary(rules, lang.value)) for name, rules in PRESETS.items()]
+        console.print(presets_table(rows, lang.value))
+        console.print(t("rules.more", lang.value), markup=False)
+        return
+    rules = _rules(preset, option, lang.value)
+    console.rule(Text(t("rules.title", lang.value, preset=_label(rules, option))))
+    console.print(rules_text(describe(rules, lang.value)))
 
 
 # ---------------------------------------------------------------------------------- replay
@@ -300,7 +434,7 @@ def open_event(event: Event) -> dict[str, Any]:
             for move in fields["cards"]
             if move["to"] == seat
         ]
-    elif event.kind == "call":
+    elif event.kind in ("call", "roles"):
         guards = [seat for seat, fields in private.items() if fields.get("guard")]
         if guards:
             out["guard_seat"] = guards[0]

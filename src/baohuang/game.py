@@ -1,31 +1,34 @@
-"""The game state machine of the classic family: deal, tribute, emperor, guard, rounds, scores.
+"""The game: one deal to the last card, under any preset's rules.
 
 A :class:`Game` is driven by :meth:`Game.legal_actions` and :meth:`Game.apply`. Role-phase
-decisions are actions just like plays. Steps with no choice (a candidate without a callable
-triple declining, R8.4; a tribute or call with a single option) are applied by the engine
-itself and appear in the event log, not in the action log.
+decisions (roles.py) are actions just like plays. Steps with no choice (a candidate without a
+callable triple declining, R8.4; a forced 登基; a tribute or call with a single option) are
+applied by the engine itself and appear in the event log, not in the action log. Polls (明独,
+抢独, 明保/造反, 踢) always ask every seat in turn, even one whose only answer is ``pass``, so
+that nobody learns a role from who is asked.
 
 **Cards for a rank-only play.** When a :class:`~baohuang.plays.Play` is applied, the engine
-takes the cards of the rank in suit order ``s h d c`` with the called card last, and plain
-jokers before marked ones, so that a guard never reveals itself by accident (R8.8). To play
-particular cards, apply a :class:`~baohuang.actions.PlayCards`.
+takes the cards of the rank in suit order ``s h d c`` with the card that would reveal the
+guard (the called card, R8.8) last, and plain jokers before marked ones (``B*`` reveals its
+holder, R9.4), so that nobody reveals themself by accident. To play particular cards, apply
+a :class:`~baohuang.actions.PlayCards`.
 """
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any, Literal
+from typing import Any
 
 from .actions import (
-    ACCEPT,
     DECLINE,
     PASS,
+    TRANSFER,
     Accept,
     Action,
     Call,
     Decline,
+    Escape,
     OpenSolo,
     Pass,
     PlayCards,
@@ -36,120 +39,60 @@ from .cards import (
     B_CARD,
     B_MARKED,
     BIG_JOKER,
-    CARD_TEXT,
     CARDS,
-    IDS_HIGH_FIRST,
-    NUM_CARD_IDS,
-    NUM_RANKS,
     R_CARD,
     R_MARKED,
     SMALL_JOKER,
     TWO,
     Card,
-    deck,
+    rank_index,
 )
 from .errors import IllegalActionError as IllegalActionError
-from .events import Event
 from .movegen import SIX, plays_for
-from .plays import Play, beats
+from .plays import Play, allowed, beats, must_empty_hand
+from .roles import RolePhases
 from .rules import Rules
-from .scoring import GameResult, outcome, score, tribute_payments, tribute_transfers
+from .scoring import GameResult, escape_scores, outcome, score
+from .state import PHASE_ZH, SEATS, GameState
 
-Phase = Literal["tribute", "candidate", "call", "play", "over"]
-SEATS = 5
+THREE = rank_index("3")
+#: The flat lists a clone copies (the rest are immutable values or nested, see clone()).
+_LIST_SLOTS = (
+    "sizes",
+    "played",
+    "events",
+    "actions",
+    "tribute_due",
+    "tribute_paid",
+    "pile",
+    "poll_queue",
+    "poll_yes",
+    "trick",
+    "places",
+    "cleared",
+)
 
 
-PHASE_ZH = {
-    "tribute": "进贡",
-    "candidate": "选皇帝",
-    "call": "叫牌",
-    "play": "出牌",
-    "over": "结束",
-}
-
-
-def _callable_ids(cards: list[int]) -> list[int]:
-    """R8.4: suited cards (not 2s) held three or more times."""
-    return [cid for cid in range(TWO * 4) if cards[cid] >= 3]
-
-
-class Game:
+class Game(RolePhases):
     """One game of Baohuang; see the module docstring. Create with :func:`new_game`."""
 
-    __slots__ = (
-        "_legal",
-        "actions",
-        "c0",
-        "called",
-        "cand_turn",
-        "cards",
-        "counts",
-        "current_seat",
-        "deal_no",
-        "emperor",
-        "events",
-        "guard",
-        "guard_revealed",
-        "last_player",
-        "lead",
-        "open_solo",
-        "passes",
-        "phase",
-        "pile",
-        "places",
-        "played",
-        "result",
-        "rules",
-        "seed",
-        "sizes",
-        "tribute_due",
-        "tribute_from",
-        "tribute_paid",
-        "trick",
-    )
+    __slots__ = ()
 
-    rules: Rules
-    seed: int | str
-    tribute_from: GameResult | None
-    deal_no: int
-    phase: Phase
-    current_seat: int | None
-    cards: list[list[int]]
-    counts: list[list[int]]
-    sizes: list[int]
-    played: list[int]
-    events: list[Event]
-    actions: list[tuple[int, Action]]
-    tribute_due: list[int]
-    tribute_paid: list[tuple[int, Card]]
-    c0: int
-    cand_turn: int
-    pile: list[Card]
-    emperor: int | None
-    called: Card | None
-    guard: int | None
-    guard_revealed: bool
-    open_solo: bool
-    lead: Play | None
-    last_player: int
-    passes: int
-    trick: list[tuple[int, str]]
-    places: list[int]
-    result: GameResult | None
-    _legal: list[Action] | None
-
-    def __init__(
-        self, rules: Rules, seed: int | str, tribute_from: GameResult | None = None
-    ) -> None:
+    def __init__(self, rules: Rules, seed: int | str, previous: GameResult | None = None) -> None:
         rules.validate()
         self.rules = rules
         self.seed = seed
-        self.tribute_from = tribute_from if rules.tribute else None
+        self.previous = previous
+        # R9.1: the first game is dealt from seat 0, later ones from the previous emperor.
+        self.dealer = previous.emperor if previous and previous.emperor is not None else 0
         self.deal_no = 0
         self.events = []
         self.actions = []
         self.result = None
+        self.escaped = None
+        self._legal = None
         self._deal()
+        self._auto()
 
     # ------------------------------------------------------------------ public interface
 
@@ -163,17 +106,25 @@ class Game:
         return list(self.result.scores) if self.result else None
 
     def legal_actions(self) -> list[Action]:
-        """Every action the seat to act may take now (empty once the game is over)."""
+        """Every action the seat to act may take now (empty once the game is over).
+
+        ``escape N`` (R10.4) is always open to every seat and is not listed.
+        """
         return list(self._legal_now())
 
     def apply(self, action: Action | str) -> None:
-        """Apply ``action`` for :attr:`current_seat`; raises :class:`IllegalActionError`."""
+        """Apply ``action`` for :attr:`current_seat` (an escape for its own seat); raises
+        :class:`IllegalActionError` or :class:`NotationError` and leaves the game unchanged."""
         if isinstance(action, str):
             action = parse_action(action)
         seat = self.current_seat
         if seat is None:
             raise IllegalActionError("the game is over: no more actions", "本局已结束，不能再行动")
-        if self.phase == "play":
+        if isinstance(action, Escape):
+            if action.seat not in range(SEATS):
+                raise IllegalActionError(f"no seat {action.seat}", f"没有座位{action.seat}")
+            seat = action.seat
+        elif self.phase == "play":
             if isinstance(action, Play):
                 action = PlayCards(tuple(self._cards_for(seat, self._check_play(seat, action))))
             elif isinstance(action, PlayCards):
@@ -195,45 +146,19 @@ class Game:
                 f"{PHASE_ZH[self.phase]}阶段座位{seat}不能 {action}；可以：{options}",
             )
         self.actions.append((seat, action))
-        self._apply(seat, action)
-
-    def _legal_now(self) -> list[Action]:
-        """The cached legal actions (not a copy: never hand it out)."""
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return self._legal
+        self._dispatch(seat, action)
+        self._auto()
 
     def clone(self) -> Game:
         """An independent copy, cheap enough for search."""
         other = Game.__new__(Game)
-        for name in Game.__slots__:
+        for name in GameState.__slots__:
             setattr(other, name, getattr(self, name))
         other.cards = [list(c) for c in self.cards]
         other.counts = [list(c) for c in self.counts]
-        other.sizes = list(self.sizes)
-        other.played = list(self.played)
-        other.events = list(self.events)
-        other.actions = list(self.actions)
-        other.tribute_due = list(self.tribute_due)
-        other.tribute_paid = list(self.tribute_paid)
-        other.pile = list(self.pile)
-        other.trick = list(self.trick)
-        other.places = list(self.places)
+        for name in _LIST_SLOTS:
+            setattr(other, name, list(getattr(self, name)))
         return other
-
-    def hand(self, seat: int) -> list[Card]:
-        """The cards ``seat`` holds, high first. Private: only for that seat's view."""
-        row = self.cards[seat]
-        return [CARDS[cid] for cid in IDS_HIGH_FIRST for _ in range(row[cid])]
-
-    def hand_text(self, seat: int) -> list[str]:
-        """:meth:`hand` in notation."""
-        row = self.cards[seat]
-        out: list[str] = []
-        for cid in IDS_HIGH_FIRST:
-            if row[cid]:
-                out += [CARD_TEXT[cid]] * row[cid]
-        return out
 
     def events_for(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
         """The events after sequence number ``since`` as ``seat`` may see them (R14)."""
@@ -245,183 +170,15 @@ class Game:
 
         return build_view(self, seat)
 
-    # ------------------------------------------------------------------ deal and tribute
-
-    def _event(
-        self, kind: str, public: dict[str, Any], private: dict[int, dict[str, Any]] | None = None
-    ) -> None:
-        self.events.append(Event(len(self.events), kind, public, private or {}))
-
-    def _deal(self) -> None:
-        """R8.1: shuffle, set one R aside, deal one by one in play order from a random seat."""
-        rng = random.Random(f"{self.seed}:{self.deal_no}")
-        pack = deck(self.rules.lowest_rank)
-        if self.rules.emperor_card_aside:
-            pack.remove(R_CARD)
-        rng.shuffle(pack)
-        start = rng.randrange(SEATS)
-        self.cards = [[0] * NUM_CARD_IDS for _ in range(SEATS)]
-        self.counts = [[0] * NUM_RANKS for _ in range(SEATS)]
-        for i, card in enumerate(pack):
-            seat = (start + i) % SEATS
-            self.cards[seat][card.id] += 1
-            self.counts[seat][card.rank] += 1
-        self.sizes = [sum(c) for c in self.counts]
-        self.played = [0] * NUM_RANKS
-        self.c0 = rng.randrange(SEATS)
-        self.pile = [R_CARD]
-        self.cand_turn = 0
-        self.emperor = self.called = self.guard = None
-        self.guard_revealed = self.open_solo = False
-        self.lead = None
-        self.last_player = -1
-        self.passes = 0
-        self.trick = []
-        self.places = []
-        self.tribute_paid = []
-        self._event(
-            "deal",
-            {"deal": self.deal_no, "counts": list(self.sizes)},
-            {s: {"hand": self.hand_text(s)} for s in range(SEATS)},
-        )
-        # R12: tribute from the previous game, after the deal and before R8.3.
-        due = tribute_payments(self.tribute_from) if self.tribute_from else []
-        self.tribute_due = [seat for seat, n in due for _ in range(n)]
-        if self.tribute_due:
-            self.phase = "tribute"
-            self.current_seat = self.tribute_due[0]
-            self._event("tribute_due", {"payers": [[seat, n] for seat, n in due]})
-        else:
-            self._start_candidates()
-        self._legal = None
-        self._auto()
-
-    def _take(self, seat: int, card: Card) -> None:
-        self.cards[seat][card.id] -= 1
-        self.counts[seat][card.rank] -= 1
-        self.sizes[seat] -= 1
-
-    def _give(self, seat: int, card: Card) -> None:
-        self.cards[seat][card.id] += 1
-        self.counts[seat][card.rank] += 1
-        self.sizes[seat] += 1
-
-    def _tribute_options(self, seat: int) -> list[Action]:
-        """R12: the payer's highest card; a choice only between equal copies."""
-        row = self.cards[seat]
-        held = [CARDS[cid] for cid in range(NUM_CARD_IDS) if row[cid]]
-        top = max(c.rank for c in held)
-        return [Tribute(c) for c in held if c.rank == top]
-
-    def _pay_tribute(self, seat: int, card: Card) -> None:
-        assert self.tribute_from is not None
-        self._take(seat, card)
-        self.tribute_paid.append((seat, card))
-        self.tribute_due.pop(0)
-        self._event("tribute_paid", {"seat": seat}, {seat: {"card": str(card)}})
-        if self.tribute_due:
-            self.current_seat = self.tribute_due[0]
-            return
-        transfers = tribute_transfers(self.tribute_from, self.tribute_paid)
-        private: dict[int, dict[str, Any]] = {}
-        for payer, to, card in transfers:
-            self._give(to, card)
-            for s in {payer, to}:
-                mine = private.setdefault(s, {"cards": []})
-                mine["cards"].append({"from": payer, "to": to, "card": str(card)})
-        self._event(
-            "tribute",
-            {
-                "transfers": [{"from": p, "to": t} for p, t, _ in transfers],
-                "counts": list(self.sizes),
-            },
-            private,
-        )
-        self._start_candidates()
-
-    # ------------------------------------------------------------------ emperor and guard (R8)
-
-    def _start_candidates(self) -> None:
-        """R8.3: a random seat c0 is the first candidate and receives the emperor card."""
-        self.phase = "candidate"
-        self.current_seat = self.c0
-        self._event("candidate", {"seat": self.c0, "pile": [str(c) for c in self.pile]})
-
-    def _decline(self, seat: int, auto: bool) -> None:
-        """R8.5: hand the pile, plus one own 2 (not c0's first turn), to the 上家."""
-        added = None
-        if 0 < self.cand_turn < SEATS:
-            row = self.cards[seat]
-            for cid in range(TWO * 4, TWO * 4 + 4):
-                if row[cid]:
-                    added = CARDS[cid]
-                    self._take(seat, added)
-                    self.pile.append(added)
-                    break
-        self._event(
-            "decline",
-            {"seat": seat, "added": str(added) if added else None, "counts": list(self.sizes)},
-            {seat: {"auto": auto}},
-        )
-        if self.cand_turn == SEATS:
-            # R8.6: c0 declined twice; the deal is void and dealt anew, tribute again.
-            self._event("void", {"deal": self.deal_no})
-            self.deal_no += 1
-            self._deal()
-            return
-        self.cand_turn += 1
-        self.current_seat = (self.c0 - self.cand_turn) % SEATS
-        self._event("candidate", {"seat": self.current_seat, "pile": [str(c) for c in self.pile]})
-
-    def _accept(self, seat: int) -> None:
-        self.emperor = seat
-        for card in self.pile:
-            self._give(seat, card)
-        self._event(
-            "accept",
-            {"seat": seat, "pile": [str(c) for c in self.pile], "counts": list(self.sizes)},
-        )
-        self.pile = []
-        self.phase = "call"
-
-    def _call(self, seat: int, card: Card, open_solo: bool) -> None:
-        """R8.7: call a triple (the 4th copy's holder is the guard; all four: 暗独) or 明独."""
-        self.called = card
-        if open_solo:
-            self.open_solo = True
-            self._event("open_solo", {"seat": seat, "card": str(card), "shown": [str(card)] * 4})
-        else:
-            holders = [s for s in range(SEATS) if s != seat and self.cards[s][card.id]]
-            self.guard = holders[0] if holders else None
-            private: dict[int, dict[str, Any]] = {}
-            if self.guard is None:
-                private[seat] = {"solo": "dark"}
-            else:
-                private[self.guard] = {"guard": True}
-            self._event("call", {"seat": seat, "card": str(card)}, private)
-        self.phase = "play"
-        self._start_round(seat, jiefeng=False)
-
-    # ------------------------------------------------------------------ rounds (R6)
-
-    def _start_round(self, leader: int, jiefeng: bool) -> None:
-        self.lead = None
-        self.passes = 0
-        self.trick = []
-        self.current_seat = leader
-        self._event("round", {"leader": leader, "jiefeng": jiefeng})
-
-    def _next_active(self, seat: int) -> int:
-        sizes = self.sizes
-        for i in range(1, SEATS + 1):
-            nxt = (seat + i) % SEATS
-            if sizes[nxt]:
-                return nxt
-        raise AssertionError("no seat holds cards")
+    # ------------------------------------------------------------------ play phase (R6)
 
     def _check_play(self, seat: int, play: Play, cards: Iterable[Card] | None = None) -> Play:
         """Raise unless ``seat`` may make ``play`` now (with exactly ``cards``, if given)."""
-        counts = self.counts[seat]
+        if not allowed(play, self.rules):
+            raise IllegalActionError(
+                f"{play}: 2s fill a set of another rank only with twos_wild (R5.2)",
+                f"{play}：只有“2 可以配牌”的规则下，2 才能配别的点数（R5.2）",
+            )
         if cards is not None:
             row = self.cards[seat]
             for card, n in Counter(cards).items():
@@ -430,11 +187,7 @@ class Game:
                         f"seat {seat} holds {row[card.id]} × {card}, cannot play {n}",
                         f"座位{seat}只有 {row[card.id]} 张 {card}，出不了 {n} 张",
                     )
-        elif (
-            (play.count and counts[play.rank] < play.count)
-            or counts[SMALL_JOKER] < play.small
-            or counts[BIG_JOKER] < play.big
-        ):
+        elif not play.fits(self.counts[seat]):
             raise IllegalActionError(
                 f"seat {seat} does not hold the cards for {play}",
                 f"座位{seat}手里没有 {play} 这些牌",
@@ -444,10 +197,11 @@ class Game:
                 f"{play} does not beat {self.lead} (R4: same size, every card higher)",
                 f"{play} 管不上 {self.lead}（R4：张数相同，每张都要更大）",
             )
-        if self.rules.hold_sixes and play.has_rank(SIX) and play.size != self.sizes[seat]:
+        if must_empty_hand(play, self.rules) and play.size != self.sizes[seat]:
+            name, section = ("6", "R6.7 憋6") if play.has_rank(SIX) else ("3", "R6.8 清3")
             raise IllegalActionError(
-                f"{play}: 6s must be the final play, all at once (R6.7 憋6)",
-                f"{play}：6 必须留到最后一手一次出完（R6.7 憋6）",
+                f"{play}: {name}s must be the final play, all at once ({section})",
+                f"{play}：{name} 必须留到最后一手一次出完（{section}）",
             )
         return play
 
@@ -457,14 +211,20 @@ class Game:
         chosen: list[Card] = []
         if play.count:
             ids = list(range(play.rank * 4, play.rank * 4 + 4))
-            if self.called is not None and self.called.id in ids:
-                ids.remove(self.called.id)
-                ids.append(self.called.id)
+            hidden = self.reveal_card
+            if hidden is not None and hidden.id in ids:
+                ids.remove(hidden.id)
+                ids.append(hidden.id)
             need = play.count
             for cid in ids:
                 take = min(need, row[cid])
                 chosen += [CARDS[cid]] * take
                 need -= take
+        need = play.twos  # R5.2 filler 2s, in suit order (a 2 is never called, R8.4)
+        for cid in range(TWO * 4, TWO * 4 + 4):
+            take = min(need, row[cid])
+            chosen += [CARDS[cid]] * take
+            need -= take
         for plain, marked, n in ((R_CARD, R_MARKED, play.big), (B_CARD, B_MARKED, play.small)):
             take = min(n, row[plain.id])
             chosen += [plain] * take + [marked] * (n - take)
@@ -475,6 +235,7 @@ class Game:
         for card in action.cards:
             self._take(seat, card)
         self.played[play.rank] += play.count
+        self.played[TWO] += play.twos
         self.played[SMALL_JOKER] += play.small
         self.played[BIG_JOKER] += play.big
         cards = [str(c) for c in action.cards]
@@ -482,15 +243,13 @@ class Game:
             "play", {"seat": seat, "play": str(play), "cards": cards, "left": self.sizes[seat]}
         )
         self.trick.append((seat, " ".join(cards)))
-        called = self.called
-        if (
-            called is not None
-            and not self.guard_revealed
-            and seat != self.emperor
-            and called in action.cards
-        ):
-            self.guard_revealed = True  # R8.8
-            self._event("reveal", {"seat": seat, "role": "guard"})
+        if self.reveal_card in action.cards:
+            self._reveal_by_play(seat)
+        if self.clear_watch is not None and self.clear_watch != seat:
+            # R6.8 清3: the play that left only 3s was beaten.
+            self.cleared.append((self.clear_watch, seat))
+            self._event("cleared", {"seat": self.clear_watch, "by": seat})
+        self.clear_watch = seat if self._only_threes_left(seat) else None
         self.lead = play
         self.last_player = seat
         self.passes = 0
@@ -499,6 +258,30 @@ class Game:
             if self.phase == "over":
                 return
         self.current_seat = self._next_active(seat)
+
+    def _reveal_by_play(self, seat: int) -> None:
+        """R8.8 / R9.4: the guard plays the called card or B*; R9.4: a dark solo plays B*."""
+        if seat == self.guard and not self.guard_revealed:
+            self.guard_revealed = True
+            self._event("reveal", {"seat": seat, "role": "guard"})
+        elif (
+            seat == self.emperor
+            and self.guard is None
+            and self.reveal_card is B_MARKED
+            and not (self.open_solo or self.solo_revealed)
+        ):
+            self.solo_revealed = True
+            self._event("reveal", {"seat": seat, "role": "solo"})
+
+    def _only_threes_left(self, seat: int) -> bool:
+        """R6.8: the hand holds 3s and nothing else but jokers."""
+        counts = self.counts[seat]
+        jokers = counts[SMALL_JOKER] + counts[BIG_JOKER]
+        return (
+            self.rules.hold_threes
+            and counts[THREE] > 0
+            and counts[THREE] + jokers == self.sizes[seat]
+        )
 
     def _go_out(self, seat: int) -> None:
         """R6.4: an empty hand is out; R6.6: one seat left with cards ends the game (大落)."""
@@ -525,21 +308,55 @@ class Game:
             self._start_round(self._next_active(last), jiefeng=True)  # R6.5 接风
 
     def _finish(self) -> None:
-        """R10.1 scores; the game's result."""
+        """R10 scores; the game's result."""
         assert self.emperor is not None
         self.phase = "over"
         self.current_seat = None
-        emperor, guard = self.emperor, self.guard
+        emperor, guard, places = self.emperor, self.guard, self.places
         scores = score(
-            self.rules, emperor=emperor, guard=guard, places=self.places, open_solo=self.open_solo
+            self.rules,
+            emperor=emperor,
+            guard=guard,
+            places=places,
+            open_solo=self.open_solo,
+            rebellion=self.rebellion,
+            open_guard=self.open_guard,
+            kicked=self.kicked,
         )
-        won = outcome(self.rules, emperor=emperor, guard=guard, places=self.places)
+        won = outcome(self.rules, emperor=emperor, guard=guard, places=places)
+        self._set_result(scores, won)
+
+    def _set_result(self, scores: list[int], won: Any) -> None:
         self.result = GameResult(
-            emperor, guard, tuple(self.places), tuple(scores), won, self.open_solo
+            self.emperor,
+            self.guard,
+            tuple(self.places),
+            tuple(scores),
+            won,
+            open_solo=self.open_solo,
+            rebellion=self.rebellion,
+            open_guard=self.open_guard,
+            kicked=self.kicked,
+            escaped=self.escaped,
+            cleared=tuple(self.cleared),
         )
         self._event("game_over", self.result.to_dict())
 
+    def _escape(self, seat: int) -> None:
+        """R10.4 逃跑: −30 to the seat that leaves, the game over and unscored for the others."""
+        self.escaped = seat
+        self.phase = "over"
+        self.current_seat = None
+        self._event("escape", {"seat": seat})
+        self._set_result(escape_scores(seat), "escape")
+
     # ------------------------------------------------------------------ dispatch
+
+    def _legal_now(self) -> list[Action]:
+        """The cached legal actions (not a copy: never hand it out)."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return self._legal
 
     def _compute_legal(self) -> list[Action]:
         seat = self.current_seat
@@ -552,33 +369,37 @@ class Game:
                 plays.append(PASS)
             return plays
         if phase == "candidate":
-            return [ACCEPT, DECLINE] if _callable_ids(self.cards[seat]) else [DECLINE]
+            return self._candidate_options(seat)
         if phase == "call":
-            row = self.cards[seat]
-            options: list[Action] = [Call(CARDS[cid]) for cid in _callable_ids(row)]
-            options += [OpenSolo(CARDS[cid]) for cid in _callable_ids(row) if row[cid] >= 4]
-            return options
+            return self._call_options(seat)
+        if phase == "poll":
+            return self._poll_options(seat)
         return self._tribute_options(seat)
 
-    def _dispatch(self, seat: int, action: Action) -> None:
+    def _dispatch(self, seat: int, action: Action, auto: bool = False) -> None:
         self._legal = None
-        if isinstance(action, PlayCards):
-            self._play(seat, action)
-        elif isinstance(action, Pass):
-            self._pass(seat)
-        elif isinstance(action, Accept):
-            self._accept(seat)
-        elif isinstance(action, Decline):
-            self._decline(seat, auto=False)
-        elif isinstance(action, Call | OpenSolo):
-            self._call(seat, action.card, isinstance(action, OpenSolo))
+        phase = self.phase
+        if isinstance(action, Escape):
+            self._escape(seat)
+        elif phase == "play":
+            if isinstance(action, PlayCards):
+                self._play(seat, action)
+            else:
+                self._pass(seat)
+        elif phase == "poll":
+            self._answer(seat, action)
         elif isinstance(action, Tribute):
             self._pay_tribute(seat, action.card)
+        elif isinstance(action, Call):
+            self._call(seat, action.card)
+        elif isinstance(action, OpenSolo) and phase == "call":
+            self._declare_open_solo(seat, action.card, "shown" if action.card else "declared")
+            self._roles_settled()
+        elif isinstance(action, Accept | OpenSolo):
+            self._accept(seat, open_solo=isinstance(action, OpenSolo))
+        elif isinstance(action, Decline) or action == TRANSFER:
+            self._pass_pile(seat, "decline" if isinstance(action, Decline) else "transfer", auto)
         self._legal = None
-
-    def _apply(self, seat: int, action: Action) -> None:
-        self._dispatch(seat, action)
-        self._auto()
 
     def _auto(self) -> None:
         """Apply the steps that leave no choice (R8.4 automatic declines, single options)."""
@@ -588,19 +409,14 @@ class Game:
                 return
             seat = self.current_seat
             assert seat is not None
-            if options[0] is DECLINE:
-                self._legal = None
-                self._decline(seat, auto=True)
-                self._legal = None
-            else:
-                self._dispatch(seat, options[0])
+            self._dispatch(seat, options[0], auto=options[0] is DECLINE)
 
 
 def new_game(
-    rules: Rules | None = None, seed: int | str = 0, tribute_from: GameResult | None = None
+    rules: Rules | None = None, seed: int | str = 0, previous: GameResult | None = None
 ) -> Game:
     """A new game under ``rules`` (default `classic`), dealt from ``seed``.
 
-    ``tribute_from`` is the previous game's result in a match (R12).
+    ``previous`` is the previous game's result in a match: tribute (R12) and dealer (R9.1).
     """
-    return Game(rules or Rules(), seed, tribute_from)
+    return Game(rules or Rules(), seed, previous)

@@ -34,6 +34,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "outcome.emperor": ("皇帝方胜", "the emperor's side wins"),
     "outcome.rebels": ("造反派胜", "the rebels win"),
     "outcome.draw": ("平局", "a draw"),
+    "outcome.escape": ("有人逃跑，本局不计分", "a player escaped: the game is unscored"),
+    "role.escaped": ("逃跑", "escaped"),
     "none": ("无", "none"),
     # events (R8, R6, R12)
     "ev.deal": ("发牌（第 {deal} 副）：各家 {counts} 张", "deal #{deal}: {counts} cards each"),
@@ -53,8 +55,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ev.decline_added": ("{seat} 放弃，并加上一张 {card}", "{seat} declines and adds {card}"),
     "ev.decline_auto": ("（没有可叫的三张，自动放弃）", " (no callable triple: automatic)"),
     "ev.void": (
-        "五家都放弃：这副牌作废，重新发牌",
-        "everyone declined: the deal is void, dealing anew",
+        "没有人当皇帝：这副牌作废，重新发牌",
+        "nobody became emperor: the deal is void, dealing anew",
     ),
     "ev.accept": (
         "{seat} 同意，当皇帝，收下 {pile}",
@@ -73,7 +75,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "you hold all four {card}: dark solo (暗独), alone against four",
     ),
     "ev.guard_is": ("保皇派是 {seat}", "the guard is {seat}"),
-    "ev.dark_solo": ("皇帝持有全部四张：暗独", "the emperor holds all four: dark solo (暗独)"),
+    "ev.dark_solo": ("皇帝一个人打：暗独", "the emperor plays alone: dark solo (暗独)"),
     "ev.open_solo": (
         "皇帝 {seat} 明独！亮出 {shown}，分数和进贡加倍",
         "emperor {seat} declares open solo (明独)! shows {shown}; scores and tribute doubled",
@@ -85,9 +87,61 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{seat} plays {play} ({cards}), {left} left",
     ),
     "ev.pass": ("{seat} 过", "{seat} passes"),
-    "ev.reveal": (
-        "{seat} 打出叫牌，亮明身份：保皇派",
-        "{seat} played the called card: revealed as the guard",
+    "ev.reveal.guard": ("{seat} 亮明身份：保皇派", "{seat} is revealed as the guard"),
+    "ev.reveal.solo": (
+        "{seat} 亮明身份：暗独，皇帝一个人对四家",
+        "{seat} is revealed as a dark solo (暗独): the emperor alone against four",
+    ),
+    # events of the fixed-guard and 叫保 families (R9, R11), 清3 (R6.8), 逃跑 (R10.4)
+    "ev.dealer": ("（从 {seat} 开始发牌）", " (dealt from {seat})"),
+    "ev.roles": ("{seat} 是皇帝", "{seat} is the emperor"),
+    "ev.you_guard_marked": (
+        "你拿着保牌 B*：你是保皇派（只有你自己知道）",
+        "you hold B*: you are the guard (only you know)",
+    ),
+    "ev.you_dark_marked": (
+        "你同时拿着 R* 和 B*：暗独，一个人对四家",
+        "you hold both R* and B*: dark solo (暗独), alone against four",
+    ),
+    "ev.poll": ("问{name}：{seats} 依次表态", "asking for {name}: {seats} in turn"),
+    "poll.solo": ("明独", "open solo (明独)"),
+    "poll.guard": ("明保/造反", "明保 / 造反"),
+    "poll.kick": ("踢", "a kick (踢)"),
+    "poll.grab": ("抢独", "grab solo (抢独)"),
+    "ev.transfer": (
+        "{seat} 转让：把皇牌交给 {to}，{to} 必须登基",
+        "{seat} transfers (转让) the emperor card to {to}, who must be emperor",
+    ),
+    "ev.open_solo.declared": (
+        "{seat} 明独！一个人公开对四家",
+        "{seat} declares open solo (明独): alone against four, openly",
+    ),
+    "ev.open_solo.grabbed": (
+        "{seat} 抢独！当皇帝，一个人公开对四家，其余都是反贼",
+        "{seat} grabs the solo (抢独): emperor alone against four, everyone else a rebel",
+    ),
+    "ev.declare.solo": ("{seat} 明独", "{seat}: open solo (明独)"),
+    "ev.declare.show": ("{seat} 明保：我是保皇派", "{seat} shows (明保): I am the guard"),
+    "ev.declare.rebel": ("{seat} 造反！", "{seat} rebels (造反)!"),
+    "ev.declare.kick": ("{seat} 踢！", "{seat} kicks (踢)!"),
+    "ev.declare.grab": ("{seat} 抢独！", "{seat} grabs the solo (抢独)!"),
+    "ev.pass.solo": ("{seat} 不明独", "{seat}: no open solo"),
+    "ev.pass.guard": ("{seat} 过（暗保/不造反）", "{seat} passes (no 明保, no 造反)"),
+    "ev.pass.kick": ("{seat} 不踢", "{seat}: no kick"),
+    "ev.pass.grab": ("{seat} 不抢独", "{seat}: no grab"),
+    "ev.rebellion.success": (
+        "造反成功（{rebels}）：分数加倍",
+        "the rebellion (造反) succeeds ({rebels}): the score is doubled",
+    ),
+    "ev.rebellion.failed": ("造反不成（{rebels}）", "the rebellion (造反) fails ({rebels})"),
+    "ev.kick": ("有人踢了：分数再加倍", "a kick (踢): the score is doubled once more"),
+    "ev.cleared": (
+        "{by} 清3：压过了 {seat} 的牌，下一局 {seat} 要给 {by} 进贡一张最大的牌",
+        "{by} clears the 3s (清3) of {seat}: next game {seat} pays {by} its highest card",
+    ),
+    "ev.escape": (
+        "{seat} 逃跑：得 {points} 分，本局结束，其他人不计分",
+        "{seat} escapes (逃跑): {points} points, the game ends unscored for the others",
     ),
     "ev.out": ("{seat} 出完了：{place}", "{seat} is out: {place}"),
     "ev.game_over": ("本局结束：{outcome}", "game over: {outcome}"),
@@ -119,11 +173,29 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "prompt.input": ("你> ", "you> "),
     "help.legal": ("合法动作（共 {n} 种）：{actions}", "legal actions ({n}): {actions}"),
     "help.more": ("……还有 {n} 种", "... and {n} more"),
+    "prompt.choose": ("请选择：{options}", "choose: {options}"),
+    "prompt.poll.solo": (
+        "明独吗？solo（明独）或 pass（过）",
+        "declare open solo? solo (明独) or pass",
+    ),
+    "prompt.poll.guard": (
+        "明保还是造反？show 明保 / rebel 造反 / pass 暗保、不造反",
+        "show (明保) or rebel (造反)? show / rebel / pass (暗保, no 造反)",
+    ),
+    "prompt.poll.kick": ("踢吗？kick（踢）或 pass（不踢）", "kick (踢)? kick or pass"),
+    "prompt.poll.grab": (
+        "抢独吗？grab（抢独）或 pass（不抢）",
+        "grab the solo (抢独)? grab or pass",
+    ),
     "help.commands": (
-        "输入：出牌 BB999 或 9h 9h 9s B B；过/pass；同意/accept；放弃/decline；"
-        "call 9h；solo 9h；tribute 2h；help/? 帮助；quit 退出",
-        "enter: a play BB999 or 9h 9h 9s B B; pass/过; accept/同意; decline/放弃; "
-        "call 9h; solo 9h; tribute 2h; help/? for help; quit to leave",
+        "输入：出牌 BB999 或 9h 9h 9s B B；过/pass；同意/登基/accept；放弃/让位/decline；"
+        "call 9h 叫牌；solo 9h 或 solo 明独；transfer 转让；show 明保；rebel 造反；kick 踢；"
+        "grab 抢独；pass 也就是 暗保/不造反/不踢/不抢；tribute 2h 进贡；逃跑 0 (-30 分)；"
+        "help/? 帮助；quit 退出",
+        "enter: a play BB999 or 9h 9h 9s B B; pass/过; accept/同意/登基; decline/放弃/让位; "
+        "call 9h; solo 9h or solo (明独); transfer (转让); show (明保); rebel (造反); "
+        "kick (踢); grab (抢独); pass also means 暗保 / no 造反 / no 踢 / no 抢独; "
+        "tribute 2h; escape 0 (逃跑, -30 points); help/? for help; quit to leave",
     ),
     "err.notation": ("输入有误：{msg}", "bad input: {msg}"),
     "err.illegal": ("不合规则：{msg}", "not legal: {msg}"),
@@ -157,16 +229,357 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "sim.loss": ("皇帝方负率", "emperor side losses"),
     "sim.dark": ("暗独率", "dark solo (暗独) rate"),
     "sim.open": ("明独率", "open solo (明独) rate"),
+    "sim.rebellion": ("造反成功率", "successful rebellions (造反)"),
+    "sim.open_guard": ("明保率", "open guards (明保)"),
+    "sim.kick": ("踢率", "kicks (踢)"),
+    "sim.yields": ("平均每局放弃/让位次数", "declines / yields per game"),
+    "sim.escapes": ("逃跑率", "escapes (逃跑)"),
     "sim.void": ("废牌率（作废副数/发牌副数）", "void deals / deals"),
     "sim.decisions": ("平均每局决策数", "decisions per game"),
     "sim.plays": ("平均每局出牌数", "plays per game"),
     "sim.games_rate": ("局/秒", "games/s"),
     "sim.decisions_rate": ("决策/秒", "decisions/s"),
     "sim.records": ("对局记录已写入 {path}", "records written to {path}"),
+    # rules (baohuang rules): headings, one-line summaries, and describe()'s sentences
+    "rules.title": ("保皇规则：{preset}", "Baohuang rules: {preset}"),
+    "rules.presets": ("规则预设", "rule presets"),
+    "rules.col.preset": ("预设", "preset"),
+    "rules.col.summary": ("简介", "summary"),
+    "rules.more": (
+        "查看一种预设：baohuang rules 预设名 [--option 键=值]",
+        "one preset in full: baohuang rules PRESET [--option key=value]",
+    ),
+    "rules.option_alone": (
+        "--option 要跟一个预设一起用，如 baohuang rules classic --option roast=true",
+        "--option needs a preset, like: baohuang rules classic --option roast=true",
+    ),
+    "rules.summary": (
+        "{cards}；{hands}；{family}；{features}",
+        "{cards}; {hands}; {family}; {features}",
+    ),
+    "rules.cards": ("{n} 张牌", "{n} cards"),
+    "desc.h.cards": ("牌", "Cards and deal"),
+    "desc.h.play": ("出牌", "Playing"),
+    "desc.h.roles": ("皇帝和保皇派", "Emperor and guard"),
+    "desc.h.scoring": ("计分", "Scoring"),
+    "desc.h.tribute": ("进贡", "Tribute (进贡)"),
+    "desc.family.called": ("叫牌定保皇派（R8）", "the guard is called (R8)"),
+    "desc.family.fixed": ("皇牌 R* 和保牌 B* 定身份（R9）", "marked jokers R* and B* (R9)"),
+    "desc.family.kk_classic": ("皇牌 R* 加叫保（R11）", "marked R* and a called guard (R11)"),
+    "desc.feat.roast": ("烤牌", "roast (烤牌)"),
+    "desc.feat.twos_wild": ("2 当百搭", "wild 2s"),
+    "desc.feat.qq_jokers": ("QQ 王规则", "QQ joker rule"),
+    "desc.feat.hold_sixes": ("憋6", "hold sixes (憋6)"),
+    "desc.feat.hold_threes": ("清3", "hold threes (清3)"),
+    "desc.feat.open_solo_anyone": ("人人可明独", "open solo by anyone (明独)"),
+    "desc.feat.yielding": ("让位", "yielding (让位)"),
+    "desc.feat.rebellion": ("造反", "rebellion (造反)"),
+    "desc.feat.kick": ("踢", "kick (踢)"),
+    "desc.feat.grab_solo": ("抢独", "grab solo (抢独)"),
+    "desc.feat.tribute": ("进贡", "tribute (进贡)"),
+    "desc.feat.none": ("没有附加规则", "no extra rules"),
+    "desc.pack": (
+        "用 {decks} 副牌：点数 {low} 到 2，加上大王、小王，共 {size} 张。",
+        "{decks} decks: ranks {low} to 2 and the jokers, {size} cards in all.",
+    ),
+    "desc.no_low": ("不用 {ranks}。", "No {ranks}."),
+    "desc.removed_sixes": (
+        "{decks} 副牌的黑桃6（6s）再去掉 {n} 张。",
+        "{n} of the {decks} sixes of spades (6s) are removed too.",
+    ),
+    "desc.marked.R": (
+        "一张大王做了记号，是皇牌 R*（出牌时就是大王）。",
+        "One big joker is marked: the emperor card R* (it plays as R).",
+    ),
+    "desc.marked.B": (
+        "一张小王做了记号，是保牌 B*（出牌时就是小王）。",
+        "One small joker is marked: the guard card B* (it plays as B).",
+    ),
+    "desc.deal.aside": (
+        "一张大王先放在一边当皇牌，其余 {dealt} 张从随机一家开始按出牌顺序逐张发完：{hands}。",
+        "One big joker is set aside as the emperor card; the other {dealt} are dealt one by one "
+        "in play order from a random seat: {hands}.",
+    ),
+    "desc.deal.dealer": (
+        "从庄家开始按出牌顺序逐张发完 {dealt} 张：{hands}；第一局庄家是座位0，以后是上一局的皇帝。",
+        "All {dealt} cards are dealt one by one in play order from the dealer: {hands}; the "
+        "dealer is seat 0 in the first game, then the previous game's emperor.",
+    ),
+    "desc.hands.even": ("每家 {n} 张", "{n} cards each"),
+    "desc.hands.uneven": ("各家 {sizes} 张", "{sizes} cards per hand"),
+    "desc.power": (
+        "大小：{order} < 小王 B < 大王 R；花色不分大小。",
+        "Power: {order} < small joker B < big joker R; suits never matter.",
+    ),
+    "desc.order": (
+        "出牌顺序：座位 i 之后是座位 i+1；后一家是下家，前一家是上家。",
+        "Play order: seat i, then seat i+1; the next seat is your 下家, the one before your 上家.",
+    ),
+    "desc.sets": (
+        "一套牌：同一点数的任意张，可以挂任意张王（挂花）；纯王也行，如 R、BB、RBBB。"
+        "顺子和杂牌都不行。",
+        "A play is any number of cards of one rank plus any number of jokers (挂花); pure jokers "
+        "like R, BB, RBBB are plays too. No straights, no mixed ranks.",
+    ),
+    "desc.twos_wild": (
+        "2 可以混进别的点数，当那个点数用（R5.2）。",
+        "A 2 may fill a set of another rank and counts as that rank (R5.2).",
+    ),
+    "desc.beat": (
+        "压牌：张数相同，两套牌都从大到小排好，每张都要严格大过对应的那张（R4）。"
+        "如 8888 压 7777，RBBB 压 AAAA；不挂王的牌压不住挂王的；挂大王的牌没人压得住。",
+        "To beat a play: the same number of cards, each card strictly higher than the card in "
+        "the same place, both sorted high to low (R4). So 8888 beats 7777 and RBBB beats AAAA; "
+        "a plain set never beats a joker-hung one; a play with a big joker is never beaten.",
+    ),
+    "desc.beat_qq": (
+        "压牌：张数相同，点数更高；对方挂了 b 张大王、s 张小王，就要至少 2b+s 张大王，"
+        "自己的小王不算（QQ 王规则，R5.2）。",
+        "To beat a play: the same number of cards and a higher rank; against b big and s small "
+        "jokers you need at least 2b+s big jokers, your small ones do not count (QQ rule, R5.2).",
+    ),
+    "desc.roast": (
+        "烤牌（R5.1）：对方挂王时可以用张数不同的牌压：王的分量（小王 1，大王 2）要更大，"
+        "非王部分要么都没有，要么张数相同、点数更高。如 R 压 B，BBB 压 R。",
+        "Roast (烤牌, R5.1): a play with jokers may be beaten at another size by more joker "
+        "power (B 1, R 2) and a non-joker part that is empty when the other's is, or else of "
+        "the same count and a higher rank. R beats B, BBB beats R.",
+    ),
+    "desc.rounds": (
+        "皇帝先出第一轮。有牌的人轮流压牌或过，过了轮回来还可以压；其余人都过了，"
+        "最后出牌的人领下一轮（R6）。",
+        "The emperor leads the first round. In turn each player with cards beats the play or "
+        "passes, and may play again when the turn comes back; when all others have passed, the "
+        "last player leads the next round (R6).",
+    ),
+    "desc.jiefeng": (
+        "接风：一轮最后一手是某人出完的牌，就由他下家里还有牌的人领出（R6.5）。",
+        "接风: when a round's last play went out, the next player still holding cards leads "
+        "(R6.5).",
+    ),
+    "desc.places": (
+        "先出完的依次是头科、二科、三科、二落，最后剩牌的是大落。",
+        "Players out first to last are 头科 (1st), 二科 (2nd), 3rd, 二落 (4th); the last one "
+        "holding cards is 大落 (5th).",
+    ),
+    "desc.hold_sixes": (
+        "憋6（R6.7）：带 6 的牌必须是最后一手，所有的 6 一起最后出（可以挂王）。",
+        "Hold sixes (憋6, R6.7): a play with a 6 must be the last play of the hand, so all "
+        "6s go out together at the end (jokers may hang on).",
+    ),
+    "desc.hold_threes": (
+        "清3（R6.8）：3 也要最后一起出；只剩 3（和王）时出的那手牌不能被压，"
+        "被压了就是被清3，下一局要给清3的人进贡一张最大的牌。",
+        "Hold threes (清3, R6.8): 3s also go out last, together; the play that leaves only 3s "
+        "(and jokers) must go unbeaten; whoever beats it clears the 3s and gets the cleared "
+        "player's highest card as tribute next game.",
+    ),
+    "desc.triple": (
+        "可叫的三张：同一张牌（点数和花色都相同，不是 2 也不是王）有三张或更多。",
+        "A callable triple is three or more copies of one suited card (same rank and suit, "
+        "not a 2, not a joker).",
+    ),
+    "desc.r8.candidate": (
+        "随机一家先当皇帝候选人，拿到皇牌（放在一边的大王）。没有可叫三张的候选人自动放弃。",
+        "A random seat is the first candidate and gets the emperor card (the joker set aside). "
+        "A candidate with no callable triple declines automatically.",
+    ),
+    "desc.r8.decline": (
+        "候选人 同意（当皇帝，收下皇牌和传来的 2）或 放弃：把它们交给上家，"
+        "并添上自己的一张 2（有的话；第一个候选人第一次不添）。",
+        "The candidate accepts (同意: emperor, taking the pile of the emperor card and the 2s "
+        "handed along) or declines (放弃), handing the pile plus one own 2, if any, to the 上家 "
+        "(the first candidate adds none on its first turn).",
+    ),
+    "desc.r8.void": (
+        "五家都放弃，第一个候选人收下牌堆再选一次；再放弃，这副牌作废，重新发牌。",
+        "If all five decline, the first candidate gets the pile and chooses once more; if it "
+        "declines again the deal is void and dealt anew.",
+    ),
+    "desc.r8.call": (
+        "皇帝叫一张可叫的三张（叫牌）：持有第四张的人是保皇派，只有他自己知道；"
+        "他打出这张牌就亮明身份。",
+        "The emperor calls one of its callable triples: the holder of the 4th copy is the "
+        "guard (保皇派), known only to themself until they play that card.",
+    ),
+    "desc.r8.dark": (
+        "第四张也在皇帝手里：暗独，一个人对四家，别人不知道。",
+        "If the emperor holds the 4th copy too, it is a dark solo (暗独): alone against four, "
+        "in secret.",
+    ),
+    "desc.r8.open": (
+        "明独：亮出同一张牌的四张（不是 2 也不是王），一个人公开对四家。",
+        "Open solo (明独): show four copies of one suited card (not a 2, not a joker) and play "
+        "alone against four, openly.",
+    ),
+    "desc.r9.cards": (
+        "拿到皇牌 R* 的人是皇帝，拿到保牌 B* 的人是保皇派（保牌不能转手）。",
+        "The holder of R* is the emperor, the holder of B* the guard (B* cannot be handed on).",
+    ),
+    "desc.r9.open_anyone": (
+        "先问明独：从拿 R* 的人开始按出牌顺序，每家都可以宣布明独（不需要 R*）；"
+        "第一个宣布的人当皇帝，一个人公开对四家。",
+        "First, open solo (明独): from the R* holder in play order anyone may declare it, R* "
+        "or not; the first to declare is the emperor, alone against four, openly.",
+    ),
+    "desc.r9.yield": (
+        "拿 R* 的人可以登基，也可以让位给上家：第一个让位的只交 R*，之后每个让位的再添一张 2"
+        "（没有 2 就添最大的非王牌）。两圈都没人登基，重新发牌。",
+        "The R* holder may take the throne (登基) or yield (让位) to the 上家: the first yielder "
+        "hands on only R*, each later one adds a 2 (or, without one, its highest non-joker). "
+        "Two laps without an emperor: the cards are dealt anew.",
+    ),
+    "desc.r9.forced": (
+        "拿 R* 的人必须登基，不能让位。",
+        "The R* holder must take the throne (登基); no yielding.",
+    ),
+    "desc.r9.both": (
+        "同时拿到 R* 和 B* 的人可以：独保（明独，一个人公开对四家）；登基不声明"
+        "（暗独：又是皇帝又是保皇派，别人不知道）；或者 转让（把 R* 交给上家，上家必须登基，"
+        "自己还是保皇派）。",
+        "A player holding both R* and B* chooses: 独保 (open solo, alone against four, "
+        "openly); 登基 without a word (dark solo 暗独, emperor and guard at once, in secret); or "
+        "转让 (transfer R* to the 上家, who must be emperor, staying the guard).",
+    ),
+    "desc.r9.guard": (
+        "保皇派可以明保（亮明身份）或暗保（不亮）；打出 B* 就亮明了。",
+        "The guard may show itself (明保) or stay hidden (暗保); playing B* reveals it.",
+    ),
+    "desc.r11.card": (
+        "拿皇牌 R* 的人可以登基，也可以让位给上家（不添 2）；没有可叫三张的人自动让位。"
+        "一圈之后，原来拿 R* 的人能当就必须当皇帝；谁都不能当，重新发牌。",
+        "The R* holder may take the throne (登基) or yield (让位) to the 上家, adding no 2s; a "
+        "player without a callable triple yields automatically. After one lap the first holder "
+        "must be emperor if able; if nobody is able, the cards are dealt anew.",
+    ),
+    "desc.r11.call": (
+        "皇帝叫一张可叫的三张：持第四张的人是保皇派；第四张也在自己手里，或者叫四张相同的牌，"
+        "就是暗独保（一个人打，别人不知道）；也可以宣布明独保，一个人公开对四家。",
+        "The emperor calls a callable triple: the holder of the 4th copy is the guard; holding "
+        "it too, or calling four identical cards, is a dark solo (暗独保, alone, in secret); or "
+        "the emperor declares open solo (明独保), alone against four, openly.",
+    ),
+    "desc.r11.grab": (
+        "抢独：皇帝没有明独保时，其余各家依次被问；有三张以上的王、又有同一张牌四张的人"
+        "可以抢独。往上家方向离皇帝最近的抢独者当皇帝，一个人公开对四家，"
+        "其余（包括原来的皇帝）都是反贼。",
+        "Grab solo (抢独): unless the emperor declared open solo, every other seat is asked in "
+        "turn; a player with three or more jokers and four copies of one suited card may claim "
+        "it. The claimant nearest the emperor going round by 上家 becomes the emperor, alone "
+        "against four, openly; everyone else, the old emperor too, is a rebel.",
+    ),
+    "desc.rebellion": (
+        "造反：从皇帝的下家开始按出牌顺序问皇帝以外的每一家；反贼可以造反，保皇派只能不造反，"
+        "外人看不出是谁不造反。两家以上造反就成功：保皇派（或暗独）的身份公开。",
+        "Rebellion (造反): every seat but the emperor is asked in play order from the emperor's "
+        "下家; a rebel may rebel, the guard may only pass, and a pass looks the same whoever "
+        "makes it. Two or more rebels make it succeed: the guard (or a dark solo) is revealed.",
+    ),
+    "desc.kick": (
+        "踢：明独、明保或造反成功之后，跟这个声明对立的一方可以踢；只要有一家踢，就算踢了。",
+        "Kick (踢): after an open solo, a 明保 or a successful rebellion, the side opposing that "
+        "declaration may kick; one kick is enough.",
+    ),
+    "desc.place_points": ("名次分：{points}。", "Place points: {points}."),
+    "desc.team": (
+        "T 是皇帝方（皇帝和保皇派；一个人打时只有皇帝）的名次分之和。",
+        "T, the team score, is the sum of the place points of the emperor's side (emperor and "
+        "guard; the emperor alone when solo).",
+    ),
+    "desc.win.team": (
+        "T > 0 皇帝方胜，T < 0 反贼胜，T = 0 平局。",
+        "T > 0: the emperor's side wins; T < 0: the rebels win; T = 0: a draw.",
+    ),
+    "desc.win.qq": (
+        "胜负（R10.3）：皇帝头科，皇帝方胜，除非保皇派大落（平局）；保皇派头科，皇帝二科则胜、"
+        "三科平、二落或大落负；其余按 T 的正负定。",
+        "Who wins (R10.3): emperor 1st, the emperor's side wins unless the guard is last (a "
+        "draw); guard 1st, it wins if the emperor is 2nd, draws if 3rd, loses if 4th or 5th; "
+        "otherwise by the sign of T.",
+    ),
+    "desc.points.guard": (
+        "有保皇派时：皇帝得 {emperor}，保皇派得 {guard}，每个反贼得 {rebel}。",
+        "With a guard: the emperor scores {emperor}, the guard {guard}, each rebel {rebel}.",
+    ),
+    "desc.example": (
+        "例：皇帝头科（{pe}）、保皇派二落（{pg}），T = {t}：皇帝 {e}，保皇派 {g}，每个反贼 {r}。",
+        "Example: emperor 1st ({pe}), guard 4th ({pg}), T = {t}: emperor {e}, guard {g}, "
+        "each rebel {r}.",
+    ),
+    "desc.points.solo": (
+        "一个人打（暗独）：皇帝得 {emperor}，按皇帝的名次是 {table}；其余每家得 {rebel}。",
+        "Alone (dark solo, 暗独): the emperor scores {emperor}, that is {table} by its place; "
+        "each other player {rebel}.",
+    ),
+    "desc.open.factor": ("明独：分数 ×{factor}。", "Open solo (明独): scores ×{factor}."),
+    "desc.open.table": (
+        "明独：皇帝头科得 {win}，其余每家 {others_win}；"
+        "皇帝不是头科得 {lose}，其余每家 {others_lose}。",
+        "Open solo (明独): the emperor scores {win} if 1st, each other {others_win}; otherwise "
+        "the emperor scores {lose}, each other {others_lose}.",
+    ),
+    "desc.x.rebellion": ("造反成功", "a successful rebellion (造反)"),
+    "desc.x.open_guard": ("明保", "a 明保"),
+    "desc.x.kicked": ("踢", "a kick (踢)"),
+    "desc.x.item": ("{what} ×{factor}", "{what} ×{factor}"),
+    "desc.x.either": (
+        "{first}或{second} ×{factor}（只算一次）",
+        "{first} or {second} ×{factor} (once)",
+    ),
+    "desc.multipliers": ("加倍（可以叠加）：{items}。", "Multipliers (they stack): {items}."),
+    "desc.escape": (
+        "逃跑（R10.4）：中途离开的人得 {points} 分，本局结束，其他人不计分。",
+        "Escape (逃跑, R10.4): a player who leaves a game for good scores {points}; the game "
+        "ends unscored for the others.",
+    ),
+    "desc.tribute.when": (
+        "下一局发完牌、定皇帝之前，上一局输的一方进贡：交出自己最大的牌，不还贡；平局不进贡。",
+        "After the next game's deal, before the emperor is chosen, the losing side of the last "
+        "game pays its highest cards; none are returned (不还贡); a draw pays nothing.",
+    ),
+    "desc.tribute.emperor": (
+        "皇帝方赢（有保皇派）：每个反贼进贡 {n} 张；保皇派拿 {total} 张里大小居中的一张，"
+        "其余归皇帝。",
+        "The emperor's side wins with a guard: each rebel pays {n}; the guard takes the middle "
+        "card of the {total}, the emperor the rest.",
+    ),
+    "desc.tribute.rebels": (
+        "反贼赢：皇帝进贡 {emperor} 张，保皇派 {guard} 张；"
+        "反贼按名次各拿一张，名次最好的拿最大的。",
+        "The rebels win: the emperor pays {emperor}, the guard {guard}; the rebels take one "
+        "each, the best placed the highest.",
+    ),
+    "desc.tribute.solo_win": (
+        "一个人打赢：其余每家进贡 {n} 张给皇帝。",
+        "A solo emperor wins: each other player pays the emperor {n}.",
+    ),
+    "desc.tribute.solo_loss": (
+        "一个人打输：皇帝进贡 {n} 张，每家一张，名次好的拿大的。",
+        "A solo emperor loses: the emperor pays {n}, one to each other player, better "
+        "finishers taking higher cards.",
+    ),
+    "desc.tribute.open": (
+        "明独：以上张数都 ×{factor}。",
+        "Open solo (明独): every number ×{factor}.",
+    ),
     # replay
     "replay.title": ("回放 {path}（种子 {seed}）", "replay of {path} (seed {seed})"),
     "replay.unfinished": ("记录中的对局没有打完", "the recorded game is not finished"),
     "replay.error": ("记录有误：{msg}", "bad record: {msg}"),
+}
+
+
+#: The game's own word for each role-phase answer, shown beside it in both languages.
+ACTION_WORDS = {
+    "accept": "同意/登基",
+    "decline": "放弃/让位",
+    "solo": "明独",
+    "transfer": "转让",
+    "show": "明保",
+    "rebel": "造反",
+    "kick": "踢",
+    "grab": "抢独",
+    "pass": "过",
 }
 
 

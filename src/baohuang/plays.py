@@ -1,13 +1,15 @@
-"""Plays (一套牌) as rank multisets, and beating (R3, R4, R5.1).
+"""Plays (一套牌) as rank multisets, and beating (R3, R4, R5).
 
 A play is any number of cards of one rank plus any number of jokers (挂花). It is written as its
-ranks, canonically big jokers first, then small jokers, then the rank: ``RRB999``. Every
-distinct play is one interned :class:`Play`, so plays compare by identity.
+ranks, canonically big jokers first, then small jokers, then the rank: ``RRB999``. With the
+option ``twos_wild`` (R5.2) 2s may fill a set of another rank; the filler 2s come last:
+``B99922`` is a set of five 9s (three natural, two filling 2s) hung with a B. Every distinct play
+is one interned :class:`Play`, so plays compare by identity.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -16,6 +18,7 @@ from .cards import (
     NUM_SUITED_RANKS,
     RANK_SYMBOLS,
     SMALL_JOKER,
+    TWO,
     Card,
     NotationError,
     rank_index,
@@ -27,26 +30,39 @@ if TYPE_CHECKING:
 #: Largest count of one kind in a play: 16 copies of a rank in four decks, 4 of each joker.
 MAX_RANK_COUNT = 16
 MAX_JOKERS = 4
+#: The ranks that R6.8 清3 and R6.7 憋6 hold back.
+THREE = rank_index("3")
+SIX = rank_index("6")
 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Play:
-    """``count`` cards of rank ``rank`` (-1 when none) with ``small`` B and ``big`` R jokers."""
+    """``count`` cards of rank ``rank`` (-1 when none) with ``small`` B and ``big`` R jokers.
+
+    ``twos`` is the number of 2s filling the set (R5.2 ``twos_wild``): 0 for every plain play;
+    a filled play has ``rank`` 0–11 (not 2), ``count >= 1`` natural cards and ``twos >= 1``.
+    """
 
     rank: int
     count: int
     small: int
     big: int
-    #: Derived once at interning: the card count, the joker count and the notation.
+    twos: int = 0
+    #: Derived once at interning: the card count, the joker count, the cards that count as
+    #: ``rank`` (natural cards and filler 2s) and the notation.
     size: int = field(init=False, repr=False)
     jokers: int = field(init=False, repr=False)
+    set_size: int = field(init=False, repr=False)
     text: str = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         rank = RANK_SYMBOLS[self.rank] * self.count if self.count else ""
-        object.__setattr__(self, "size", self.count + self.small + self.big)
+        set_size = self.count + self.twos
+        object.__setattr__(self, "size", set_size + self.small + self.big)
         object.__setattr__(self, "jokers", self.small + self.big)
-        object.__setattr__(self, "text", "R" * self.big + "B" * self.small + rank)
+        object.__setattr__(self, "set_size", set_size)
+        text = "R" * self.big + "B" * self.small + rank + "2" * self.twos
+        object.__setattr__(self, "text", text)
 
     def __str__(self) -> str:
         return self.text
@@ -55,8 +71,10 @@ class Play:
         return f"Play({str(self)!r})"
 
     @staticmethod
-    def of(rank: int, count: int, small: int = 0, big: int = 0) -> Play:
-        """The interned play; ``rank`` is ignored when ``count`` is 0."""
+    def of(rank: int, count: int, small: int = 0, big: int = 0, twos: int = 0) -> Play:
+        """The interned play; ``rank`` is ignored when ``count`` is 0 (and ``twos`` is 0)."""
+        if twos:
+            return _filled(rank, count, small, big, twos)
         if count == 0:
             rank = -1
         try:
@@ -64,25 +82,24 @@ class Play:
                 raise IndexError
             play = _PLAYS[rank + 1][count][small][big]
         except IndexError:
-            raise NotationError(
-                f"no such play: {count} of rank {rank}, {small} B, {big} R",
-                f"没有这样的牌：{count} 张点数 {rank}，{small} 个小王，{big} 个大王",
-            ) from None
+            raise _no_such_play(rank, count, small, big, twos) from None
         if play is None:
             raise NotationError("a play needs at least one card", "出牌至少要一张")
         return play
 
     @staticmethod
     def parse(text: str) -> Play:
-        """Parse ``BB999``, ``RRJJJ``, ``8888``, ``R``, ``RBBB``, ``101010`` (any order)."""
+        """Parse ``BB999``, ``RRJJJ``, ``8888``, ``R``, ``RBBB``, ``101010`` (any order).
+
+        2s with one other rank are filler 2s (R5.2: ``22999`` is ``99922``); a play of 2s alone
+        is a set of 2s.
+        """
         src = text.strip().upper().replace("10", "T")
         if not src:
             raise NotationError(
                 "empty play: write ranks like BB999, or pass",
                 "没有出牌：请写 BB999 这样的点数，或 过",
             )
-        small = src.count("B")
-        big = src.count("R")
         others = [ch for ch in src if ch not in "BR" and not ch.isspace()]
         for ch in others:
             if ch not in RANK_SYMBOLS:
@@ -91,29 +108,36 @@ class Play:
                     f"bad rank {ch!r} in play {text!r}: ranks are {ranks}",
                     f"{text!r} 中的 {ch!r} 不是点数：点数为 {ranks}",
                 )
-        if len(set(others)) > 1:
-            mixed = "".join(sorted(set(others)))
+        kinds = set(others) - {"2"}
+        if len(kinds) > 1:
+            mixed = "".join(sorted(kinds))
             raise NotationError(
                 f"play {text!r} mixes ranks {mixed}: a play is one rank plus jokers (R3)",
                 f"{text!r} 混了点数 {mixed}：一套牌只能是同一点数加王（R3）",
             )
-        rank = rank_index(others[0]) if others else -1
-        if big > MAX_JOKERS or small > MAX_JOKERS or len(others) > MAX_RANK_COUNT:
+        twos = others.count("2")
+        small, big = src.count("B"), src.count("R")
+        naturals = len(others) - twos
+        if big > MAX_JOKERS or small > MAX_JOKERS or max(twos, naturals) > MAX_RANK_COUNT:
             raise NotationError(
                 f"play {text!r} has more cards of a kind than four decks hold",
                 f"{text!r} 的同种牌比四副牌还多",
             )
-        return Play.of(rank, len(others), small, big)
+        if not kinds:
+            return Play.of(TWO, twos, small, big)
+        return Play.of(rank_index(kinds.pop()), naturals, small, big, twos)
 
     @staticmethod
     def from_cards(cards: Iterable[Card]) -> Play:
-        """The play that a set of concrete cards makes."""
-        rank, count, small, big = -1, 0, 0, 0
+        """The play that a set of concrete cards makes (2s with another rank fill its set)."""
+        rank, count, small, big, twos = -1, 0, 0, 0, 0
         for card in cards:
             if card.rank == BIG_JOKER:
                 big += 1
             elif card.rank == SMALL_JOKER:
                 small += 1
+            elif card.rank == TWO:
+                twos += 1
             elif count and card.rank != rank:
                 a, b = RANK_SYMBOLS[rank], RANK_SYMBOLS[card.rank]
                 raise NotationError(
@@ -122,10 +146,29 @@ class Play:
                 )
             else:
                 rank, count = card.rank, count + 1
-        return Play.of(rank, count, small, big)
+        if not count:
+            return Play.of(TWO, twos, small, big)
+        return Play.of(rank, count, small, big, twos)
 
     def has_rank(self, rank: int) -> bool:
+        """Whether the play's set is of ``rank`` (filler 2s do not make a set of 2s)."""
         return self.count > 0 and self.rank == rank
+
+    def fits(self, counts: Sequence[int]) -> bool:
+        """Whether a hand with these rank counts (15 numbers, jokers last) holds the play."""
+        return (
+            (not self.count or counts[self.rank] >= self.count)
+            and counts[TWO] >= self.twos
+            and counts[SMALL_JOKER] >= self.small
+            and counts[BIG_JOKER] >= self.big
+        )
+
+
+def _no_such_play(rank: int, count: int, small: int, big: int, twos: int) -> NotationError:
+    return NotationError(
+        f"no such play: {count} of rank {rank}, {twos} filler 2s, {small} B, {big} R",
+        f"没有这样的牌：{count} 张点数 {rank}，{twos} 张补位的 2，{small} 个小王，{big} 个大王",
+    )
 
 
 def _make_plays() -> list[list[list[list[Play | None]]]]:
@@ -146,14 +189,50 @@ def _make_plays() -> list[list[list[list[Play | None]]]]:
     ]
 
 
-#: _PLAYS[rank + 1][count][small][big]
+#: _PLAYS[rank + 1][count][small][big]: every play without filler 2s.
 _PLAYS = _make_plays()
+#: Plays with filler 2s, interned on first use: (rank, count, small, big, twos) -> play.
+_FILLED: dict[tuple[int, int, int, int, int], Play] = {}
+
+
+def _filled(rank: int, count: int, small: int, big: int, twos: int) -> Play:
+    """The interned play of ``count`` natural cards of ``rank`` filled with ``twos`` 2s."""
+    key = (rank, count, small, big, twos)
+    play = _FILLED.get(key)
+    if play is None:
+        if not (
+            0 <= rank < TWO
+            and 1 <= count <= MAX_RANK_COUNT
+            and 1 <= twos <= MAX_RANK_COUNT
+            and 0 <= small <= MAX_JOKERS
+            and 0 <= big <= MAX_JOKERS
+        ):
+            raise _no_such_play(rank, count, small, big, twos)
+        play = _FILLED[key] = Play(rank, count, small, big, twos)
+    return play
+
+
+def allowed(play: Play, rules: Rules) -> bool:
+    """Whether ``rules`` allow ``play`` at all: filler 2s need ``twos_wild`` (R3, R5.2).
+
+    Filler plays parse and exist under every rule set (so records and messages can name them),
+    but without ``twos_wild`` a 2 is just a rank and R3 forbids mixing ranks. :func:`beats` and
+    the move generator already refuse them; a game must also check a play it is led with.
+    """
+    return not play.twos or rules.twos_wild
+
+
+def must_empty_hand(play: Play, rules: Rules) -> bool:
+    """Whether ``play`` may only be a player's final play: it holds 6s under ``hold_sixes``
+    (R6.7 憋6) or 3s under ``hold_threes`` (R6.8 清3); filler 2s count as the set's rank."""
+    return (rules.hold_sixes and play.has_rank(SIX)) or (rules.hold_threes and play.has_rank(THREE))
 
 
 def beats_r4(response: Play, current: Play) -> bool:
     """R4: same size, and card by card (sorted high to low) strictly higher.
 
-    Any play with a big joker is unbeatable; small jokers must be answered by big jokers.
+    Any play with a big joker is unbeatable; small jokers must be answered by big jokers. A
+    filler 2 counts as its set's rank (R5.2), so only the set's rank and size matter.
     """
     return (
         response.size == current.size
@@ -166,14 +245,29 @@ def beats_r4(response: Play, current: Play) -> bool:
 def beats_roast(response: Play, current: Play) -> bool:
     """R5.1 烤牌: against a play with jokers, more joker power (B=1, R=2) may win at any size.
 
-    The non-joker part must be empty when the current one is, else the same count and higher.
+    The non-joker part must be empty when the current one is, else the same count (filler 2s
+    included) and a higher rank.
     """
     power = current.small + 2 * current.big
     if not power or response.small + 2 * response.big <= power:
         return False
     if current.count == 0:
         return response.count == 0
-    return response.count == current.count and response.rank > current.rank
+    return response.set_size == current.set_size and response.rank > current.rank
+
+
+def beats_qq(response: Play, current: Play) -> bool:
+    """R5.2 QQ joker rule: same size, a higher rank, and ``2b + s`` big jokers against ``b`` R
+    and ``s`` B (the response's small jokers do not count). A play with R can be beaten.
+    """
+    # [decision] The rank must be higher only when both plays have non-joker cards: a
+    # pure-joker response counts as higher than any rank, and against a pure-joker play (rank
+    # -1) any rank is higher (the joker count then forces an all-R response anyway).
+    return (
+        response.size == current.size
+        and response.big >= 2 * current.big + current.small
+        and (response.count == 0 or response.rank > current.rank)
+    )
 
 
 def _as_play(play: Play | str) -> Play:
@@ -181,8 +275,16 @@ def _as_play(play: Play | str) -> Play:
 
 
 def beats(response: Play | str, current: Play | str, rules: Rules | None = None) -> bool:
-    """Whether ``response`` beats ``current`` under ``rules`` (R4, and R5.1 with ``roast``)."""
+    """Whether ``response`` beats ``current`` under ``rules`` (default: classic).
+
+    R4, or R5.1 too with ``roast``, or the R5.2 QQ rule instead with ``qq_jokers``. A response
+    with filler 2s beats nothing unless ``twos_wild`` allows it (:func:`allowed`).
+    """
     r, c = _as_play(response), _as_play(current)
-    if beats_r4(r, c):
-        return True
-    return rules is not None and rules.roast and beats_roast(r, c)
+    if rules is None:
+        return not r.twos and beats_r4(r, c)
+    if r.twos and not rules.twos_wild:
+        return False
+    if rules.qq_jokers:
+        return beats_qq(r, c)
+    return beats_r4(r, c) or (rules.roast and beats_roast(r, c))

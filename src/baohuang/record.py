@@ -6,11 +6,11 @@ Format ``baohuang-record`` version 1 (see ``docs/record-format.md``)::
       "format": "baohuang-record", "version": 1,
       "rules": {...every Rules field...},
       "seed": "42/0",
-      "tribute_from": null | {"emperor", "guard", "places", "scores", "outcome", "open_solo"},
+      "previous": null | {...the previous game's result in a match: tribute, dealer...},
       "match": null | {"seed", "game", "games"},
       "actions": [{"seat": 3, "action": "accept"}, {"seat": 3, "action": "call 9h"}, ...],
       "events": [{"seq": 0, "kind": "deal", ...}, ...],      # public events
-      "result": null | {"emperor", "guard", "places", "scores", "outcome", "open_solo"}
+      "result": null | {"emperor", "guard", "places", "scores", "outcome", "open_solo", ...}
     }
 
 Same rules, seed, tribute and actions give the same game on every machine: the deal's
@@ -23,7 +23,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .actions import parse_action
+from .actions import Escape, parse_action
 from .errors import IllegalActionError, NotationError, RulesError
 from .errors import RecordError as RecordError
 from .game import Game, new_game
@@ -41,7 +41,7 @@ def to_record(game: Game, match: dict[str, Any] | None = None) -> dict[str, Any]
         "version": VERSION,
         "rules": game.rules.to_dict(),
         "seed": game.seed,
-        "tribute_from": game.tribute_from.to_dict() if game.tribute_from else None,
+        "previous": game.previous.to_dict() if game.previous else None,
         "match": match,
         "actions": [{"seat": seat, "action": str(action)} for seat, action in game.actions],
         "events": game.events_for(None),
@@ -117,22 +117,25 @@ def replay(data: dict[str, Any]) -> Game:
     check_record(data)
     try:
         rules = Rules.from_dict(data["rules"])
-        tribute = data.get("tribute_from")
-        tribute_from = GameResult.from_dict(tribute) if tribute else None
+        before = data.get("previous")
+        previous = GameResult.from_dict(before) if before else None
     except (RulesError, ValueError, TypeError) as exc:
-        raise RecordError(f"bad rules or tribute: {exc}", zh=f"规则或进贡有误：{exc}") from None
-    game = new_game(rules, data["seed"], tribute_from)
+        raise RecordError(
+            f"bad rules or previous result: {exc}", zh=f"规则或上一局结果有误：{exc}"
+        ) from None
+    game = new_game(rules, data["seed"], previous)
     for index, entry in enumerate(data["actions"]):
         if not isinstance(entry, dict) or "action" not in entry or "seat" not in entry:
             raise RecordError("entry needs a seat and an action", index, "需要座位和动作")
-        if entry["seat"] != game.current_seat:
-            raise RecordError(
-                f"recorded for seat {entry['seat']}, but seat {game.current_seat} is to act",
-                index,
-                f"记的是座位{entry['seat']}，但该座位{game.current_seat}行动",
-            )
         try:
-            game.apply(parse_action(str(entry["action"])))
+            action = parse_action(str(entry["action"]))
+            actor = action.seat if isinstance(action, Escape) else game.current_seat
+            if entry["seat"] != actor:
+                raise IllegalActionError(
+                    f"recorded for seat {entry['seat']}, but seat {actor} is to act",
+                    f"记的是座位{entry['seat']}，但该座位{actor}行动",
+                )
+            game.apply(action)
         except (NotationError, IllegalActionError) as exc:
             raise RecordError(
                 f"{entry['action']!r}: {exc}", index, f"{entry['action']!r}：{exc.text('zh')}"

@@ -6,16 +6,20 @@ Everything here works on what a seat may see: views (``game.view(seat)``), event
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from itertools import groupby
 from typing import Any
 
+from rich.cells import cell_len
 from rich.columns import Columns
+from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.table import Table
 from rich.text import Text
 
 from .cards import RANK_SYMBOLS, Card, sort_cards
 from .i18n import t
+from .scoring import escape_scores
 
 #: Rich styles of the narrated event kinds (the rest are plain).
 EVENT_STYLES = {
@@ -24,7 +28,13 @@ EVENT_STYLES = {
     "accept": "bold yellow",
     "call": "bold yellow",
     "open_solo": "bold red",
+    "transfer": "bold yellow",
+    "declare": "yellow",
+    "rebellion": "bold red",
+    "kick": "bold red",
     "reveal": "bold magenta",
+    "cleared": "bold",
+    "escape": "bold red",
     "out": "bold green",
     "void": "bold",
     "game_over": "bold",
@@ -77,6 +87,11 @@ def _cards(cards: Sequence[str]) -> str:
     return " ".join(cards)
 
 
+def _seats(seats: Sequence[int], lang: str, me: int | None) -> str:
+    """``座位1、座位3`` / ``seat 1, seat 3``."""
+    return ("、" if lang == "zh" else ", ").join(seat_label(s, lang, me) for s in seats)
+
+
 def narrate(event: dict[str, Any], lang: str, me: int | None = None) -> list[str]:
     """The lines that tell ``event`` as ``me`` sees it (``me=None``: an open replay).
 
@@ -89,6 +104,8 @@ def narrate(event: dict[str, Any], lang: str, me: int | None = None) -> list[str
     if kind == "deal":
         counts = sorted(set(event["counts"]))
         lines = [t("ev.deal", lang, deal=event["deal"] + 1, counts="/".join(map(str, counts)))]
+        if isinstance(event.get("dealer"), int):
+            lines[0] += t("ev.dealer", lang, seat=seat_label(event["dealer"], lang, me))
         if "hand" in event:
             lines.append(t("ev.your_hand", lang, hand=group_hand(event["hand"])))
         for s, hand in sorted(event.get("hands", {}).items()):
@@ -157,15 +174,74 @@ def _call(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[st
         lines.append(t("ev.you_guard", lang, card=card))
     if event.get("solo") == "dark":
         lines.append(t("ev.you_dark", lang, card=card))
+    return lines + _open_roles(event, lang, me)
+
+
+def _open_roles(event: dict[str, Any], lang: str, me: int | None) -> list[str]:
+    """The guard or a dark solo, as an open replay shows them (``guard_seat``, ``dark``)."""
     if isinstance(event.get("guard_seat"), int):
-        lines.append(t("ev.guard_is", lang, seat=seat_label(event["guard_seat"], lang, me)))
-    if event.get("dark"):
-        lines.append(t("ev.dark_solo", lang))
-    return lines
+        return [t("ev.guard_is", lang, seat=seat_label(event["guard_seat"], lang, me))]
+    return [t("ev.dark_solo", lang)] if event.get("dark") else []
+
+
+def _roles(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
+    """R9.3–R9.4: the emperor is settled; the guard learns it holds B*, a double holder 暗独."""
+    lines = [t("ev.roles", lang, seat=seat_label(event["emperor"], lang, me))]
+    if event.get("guard") is True:
+        lines.append(t("ev.you_guard_marked", lang))
+    if event.get("solo") == "dark":
+        lines.append(t("ev.you_dark_marked", lang))
+    return lines + _open_roles(event, lang, me)
+
+
+def _poll(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
+    """A poll starts (明独, 明保/造反, 踢, 抢独); nothing to tell when nobody is asked."""
+    if not event["seats"]:
+        return []
+    name = t(f"poll.{event['poll']}", lang)
+    return [t("ev.poll", lang, name=name, seats=_seats(event["seats"], lang, me))]
 
 
 def _open_solo(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
-    return [t("ev.open_solo", lang, seat=who, shown=_cards(event["shown"]))]
+    """明独: four cards shown (R8.7), declared (R9.2, R9.3, R11.3) or grabbed (抢独, R11.4)."""
+    how = event.get("how", "shown")
+    if how != "shown":
+        return [t(f"ev.open_solo.{how}", lang, seat=who)]
+    shown = event.get("shown") or [event["card"]] * 4
+    return [t("ev.open_solo", lang, seat=who, shown=_cards(shown))]
+
+
+def _transfer(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
+    return [t("ev.transfer", lang, seat=who, to=seat_label(event["to"], lang, me))]
+
+
+def _declare(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
+    """One answer in a poll (明独, 明保/造反, 踢, 抢独); a pass is told by the poll's name."""
+    answer = event["answer"]
+    key = f"ev.pass.{event['poll']}" if answer == "pass" else f"ev.declare.{answer}"
+    return [t(key, lang, seat=who)]
+
+
+def _rebellion(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
+    """R9.5: told when anybody rebelled; a failed one names its lone rebel."""
+    if not event["rebels"]:
+        return []
+    names = _seats(event["rebels"], lang, me)
+    key = "ev.rebellion.success" if event["success"] else "ev.rebellion.failed"
+    return [t(key, lang, rebels=names)]
+
+
+def _kick(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
+    return [t("ev.kick", lang)]
+
+
+def _cleared(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
+    return [t("ev.cleared", lang, seat=who, by=seat_label(event["by"], lang, me))]
+
+
+def _escape(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
+    points = escape_scores(event["seat"])[event["seat"]]
+    return [t("ev.escape", lang, seat=who, points=points)]
 
 
 def _round(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
@@ -183,7 +259,8 @@ def _pass(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[st
 
 
 def _reveal(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
-    return [t("ev.reveal", lang, seat=who)]
+    """A guard (R8.8, R9.4, R9.5) or a dark solo (R9.5) made public."""
+    return [t(f"ev.reveal.{event.get('role', 'guard')}", lang, seat=who)]
 
 
 def _out(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
@@ -204,6 +281,14 @@ _NARRATORS = {
     "accept": _accept,
     "call": _call,
     "open_solo": _open_solo,
+    "roles": _roles,
+    "poll": _poll,
+    "transfer": _transfer,
+    "declare": _declare,
+    "rebellion": _rebellion,
+    "kick": _kick,
+    "cleared": _cleared,
+    "escape": _escape,
     "round": _round,
     "play": _play,
     "pass": _pass,
@@ -268,6 +353,10 @@ def _counts(view: dict[str, Any], lang: str) -> str:
 
 
 def _result_role(result: dict[str, Any], seat: int, lang: str) -> str:
+    if seat == result.get("escaped"):
+        return t("role.escaped", lang)
+    if result["emperor"] is None:
+        return t("role.unknown", lang)
     if seat == result["emperor"]:
         solo = None
         if result["guard"] is None:
@@ -279,7 +368,10 @@ def _result_role(result: dict[str, Any], seat: int, lang: str) -> str:
 def results_table(
     result: dict[str, Any], lang: str, number: int | None = None, me: int | None = None
 ) -> Table:
-    """Game ``number``'s result (R10): place, seat, role, points, in finishing order."""
+    """Game ``number``'s result (R10): place, seat, role, points, in finishing order.
+
+    After an escape (R10.4) the seats that were not out yet follow, with no place.
+    """
     outcome = t(f"outcome.{result['outcome']}", lang)
     title = (
         t("results.final", lang, outcome=outcome)
@@ -289,10 +381,13 @@ def results_table(
     table = Table(title=Text(title))
     for key in ("col.place", "col.seat", "col.role", "col.points"):
         table.add_column(t(key, lang), justify="right" if key == "col.points" else "left")
-    for place, seat in enumerate(result["places"], start=1):
+    places = result["places"]
+    rows = [(place_name(n, lang), seat) for n, seat in enumerate(places, start=1)]
+    rows += [("-", seat) for seat in range(len(result["scores"])) if seat not in places]
+    for place, seat in rows:
         _text_row(
             table,
-            place_name(place, lang),
+            place,
             seat_label(seat, lang, me),
             _result_role(result, seat, lang),
             f"{result['scores'][seat]:+d}",
@@ -317,4 +412,60 @@ def metrics_table(title: str, rows: Sequence[tuple[str, str]], lang: str) -> Tab
     table.add_column(t("sim.value", lang), justify="right")
     for name, value in rows:
         _text_row(table, name, value)
+    return table
+
+
+_CJK = "\u2e80-\u9fff\uff00-\uffef"
+#: Where a line may break: at spaces, or around any CJK character; an opening bracket stays
+#: with what follows it, closing punctuation with what precedes it.
+_WRAP_TOKEN = re.compile(rf"\s+|[（「]*(?:[{_CJK}]|[^\s{_CJK}]+)[，。；：、）」！？]*")
+
+
+def wrap_cells(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` terminal cells, broken at spaces or between CJK
+    characters (Rich itself breaks only at spaces). A word wider than ``width`` stays whole."""
+    lines: list[str] = []
+    line = ""
+    for token in _WRAP_TOKEN.findall(text):
+        if not line and token.isspace():
+            continue
+        if line and cell_len(line + token.rstrip()) > width:
+            lines.append(line.rstrip())
+            line = "" if token.isspace() else token
+        else:
+            line += token
+    return [*lines, line.rstrip()]
+
+
+class Bullet:
+    """A sentence as a bulleted paragraph with a hanging indent, wrapped by :func:`wrap_cells`."""
+
+    def __init__(self, text: str, indent: int = 2) -> None:
+        self.text = text
+        self.indent = indent
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        pad = " " * self.indent
+        width = max(options.max_width - self.indent - 2, 10)
+        for i, line in enumerate(wrap_cells(self.text, width)):
+            yield Text(f"{pad}{'• ' if i == 0 else '  '}{line}")
+
+
+def rules_text(sections: Sequence[tuple[str, Sequence[str]]]) -> Group:
+    """A rule set in words (:func:`baohuang.describe.describe`): a heading per section, then
+    its sentences as bullets, a blank line between sections."""
+    parts: list[Text | Bullet] = []
+    for n, (heading, lines) in enumerate(sections):
+        parts += [Text("")] * bool(n) + [Text(heading, style="bold cyan")]
+        parts += [Bullet(line) for line in lines]
+    return Group(*parts)
+
+
+def presets_table(rows: Sequence[tuple[str, str]], lang: str) -> Table:
+    """The presets (R7), one summary line each."""
+    table = Table(title=Text(t("rules.presets", lang)))
+    table.add_column(t("rules.col.preset", lang), style="bold", no_wrap=True)
+    table.add_column(t("rules.col.summary", lang))
+    for name, line in rows:
+        _text_row(table, name, line)
     return table

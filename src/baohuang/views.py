@@ -20,7 +20,7 @@ def role_of(game: Game, seat: int | None) -> str | None:
         return None
     if seat == game.emperor:
         return "emperor"
-    if game.called is None:
+    if not game.teams_set:
         return None
     return "guard" if seat == game.guard else "rebel"
 
@@ -35,10 +35,11 @@ def known_guard(game: Game, seat: int | None) -> int | None:
 
 
 def known_solo(game: Game, seat: int | None) -> str | None:
-    """``"open"`` for 明独 (public), ``"dark"`` for 暗独 to the emperor alone until the end."""
+    """``"open"`` for 明独 (public); ``"dark"`` for 暗独, to the emperor alone until revealed."""
     if game.open_solo:
         return "open"
-    if game.called is not None and game.guard is None and (seat == game.emperor or game.is_over):
+    known = seat == game.emperor or game.solo_revealed or game.is_over
+    if game.teams_set and game.guard is None and game.emperor is not None and known:
         return "dark"
     return None
 
@@ -64,7 +65,7 @@ def build_view(game: Game, seat: int | None) -> dict[str, Any]:
         "counts": list(game.sizes),
         "candidate": game.current_seat if game.phase == "candidate" else None,
         "pile": [str(c) for c in game.pile],
-        "tribute_due": list(game.tribute_due),
+        "tribute_due": [payer for payer, _ in game.tribute_due],
         "emperor": game.emperor,
         "called": str(game.called) if game.called else None,
         "solo": known_solo(game, seat),
@@ -73,6 +74,12 @@ def build_view(game: Game, seat: int | None) -> dict[str, Any]:
         "trick": [{"seat": s, "action": a} for s, a in game.trick],
         "played": {RANK_SYMBOLS[r]: n for r, n in enumerate(game.played) if n},
         "places": list(game.places),
+        "marked": game.rules.marked,
+        "poll": game.poll,
+        "open_guard": game.open_guard,
+        "rebellion": game.rebellion,
+        "kicked": game.kicked,
+        "escaped": game.escaped,
         "result": game.result.to_dict() if game.result else None,
         "legal": legal,
         "seq": len(game.events),
