@@ -1,10 +1,10 @@
-"""Game-test helpers: a seeded random driver and an independent referee of the event log.
+"""Game-test helpers: seeded random drivers and an independent referee of the event log.
 
-The :class:`Referee` restates RULES.md R6, R8, R10 and R12 on its own: it tracks every hand
-from the deal event's private hands and checks each later event, the seat to act, the legal
-actions and the card count against its own reading. It reads the engine only through the
-event log and the public surface (``hand()``, ``view()``, ``legal_actions()``, ``phase``,
-``current_seat``, ``rules``, ``tribute_from``), never through its scoring or move code.
+The :class:`Referee` restates RULES.md R3–R12 on its own, for every preset of R7: it tracks
+every hand from the deal event's private hands and checks each later event, the seat to act,
+the legal actions and the card count against its own reading. It reads the engine only through
+the event log and the public surface (``hand()``, ``view()``, ``legal_actions()``, ``phase``,
+``current_seat``, ``rules``, ``previous``), never through its scoring, role or move code.
 """
 
 from __future__ import annotations
@@ -27,23 +27,43 @@ from baohuang import (
     GameResult,
     Match,
     OpenSolo,
+    PlayCards,
     Rules,
     Tribute,
     new_game,
     parse_cards,
 )
+from baohuang.actions import GRAB, KICK, REBEL, SHOW, SOLO, TRANSFER
 from baohuang.cards import CARDS
 
 SEATS = 5
-CLASSIC = Rules.preset("classic")
-TWO = 12
+PRESET_NAMES = (
+    "classic",
+    "weihai",
+    "kk_simple",
+    "lianzhong_simple",
+    "kk_classic",
+    "lianzhong_classic",
+    "qq",
+)
+PRESETS = {name: Rules.preset(name) for name in PRESET_NAMES}
+CLASSIC = PRESETS["classic"]
+#: QQ with its 3s back and 清3 (R6.8, R7's option).
+QQ_THREES = Rules.preset("qq", ranks_from=3, hold_threes=True)
+THREE, SIX, TWO, SMALL, BIG = 0, 3, 12, 13, 14  # rank indices (R2)
 PLACE_POINTS = (4, 2, 0, -2, -4)  # R10: 1st … 5th
-R = Card.parse("R")
-SIX = 3
+R, B, R_STAR, B_STAR = (Card.parse(text) for text in ("R", "B", "R*", "B*"))
 RANKS = "3456789TJQKA2BR"
+#: Candidate turns after which the deal is void: R8.6 c0 declines twice; R9.3 two full laps;
+#: R11.2 a second lap in which nobody is able.
+VOID_AFTER = {"called": SEATS + 1, "fixed": 2 * SEATS, "kk_classic": 2 * SEATS}
 
 Policy = Callable[[Game, random.Random], Action]
 Snapshot = tuple[tuple[str, ...], int, int]
+Pub = dict[str, Any]
+
+
+# ---------------------------------------------------------------------- policies
 
 
 def random_policy(game: Game, rng: random.Random) -> Action:
@@ -61,14 +81,58 @@ def preferring(wanted: Callable[[Game, Action], bool]) -> Policy:
     return policy
 
 
+def wants(*choices: tuple[str, Action]) -> Callable[[Game, Action], bool]:
+    """For :func:`preferring`: each (where, action) pair wants ``action`` in the poll or phase
+    named ``where`` (``"solo"``, ``"guard"``, ``"kick"``, ``"grab"``, ``"candidate"``, …)."""
+    return lambda game, action: (game.poll or game.phase, action) in choices
+
+
+def sparing(declare: float) -> Policy:
+    """Random, but in a poll it declares (明独, 造反, 明保, 踢, 抢独) only with probability
+    ``declare``, so that games reach every branch of the role phases."""
+
+    def policy(game: Game, rng: random.Random) -> Action:
+        legal = game.legal_actions()
+        if game.phase == "poll" and PASS in legal and rng.random() >= declare:
+            return PASS
+        return rng.choice(legal)
+
+    return policy
+
+
+def leading_b_star(base: Policy) -> Policy:
+    """``base``, except that a seat leading a round with B* in hand plays it alone (R9.4)."""
+
+    def policy(game: Game, rng: random.Random) -> Action:
+        seat, legal = game.current_seat, game.legal_actions()
+        leading = game.phase == "play" and PASS not in legal
+        if leading and seat is not None and B_STAR in game.hand(seat):
+            return PlayCards((B_STAR,))
+        return base(game, rng)
+
+    return policy
+
+
+#: Policies that, cycled over seeds, reach open solos, chains, rebellions, 明保 and 踢 alike.
+VARIED = (random_policy, sparing(0.15), leading_b_star(sparing(0.5)))
+
+
+def varied(seed: int) -> Policy:
+    """The policy of :data:`VARIED` for ``seed``."""
+    return VARIED[seed % len(VARIED)]
+
+
 #: Declines whenever it may in the first deal (declining always would void deals forever, R8.6).
 FIRST_DEAL_DECLINER = preferring(lambda g, a: a == DECLINE and g.deal_no == 0)
 
 
 def is_dark_solo_call(game: Game, action: Action) -> bool:
-    """A call of a card the caller holds all four copies of (暗独, R8.7)."""
+    """A call of a card the caller holds all four copies of (暗独, R8.7; 暗独保, R11.3)."""
     seat = game.current_seat
     return isinstance(action, Call) and seat is not None and game.hand(seat).count(action.card) == 4
+
+
+# ---------------------------------------------------------------------- drivers
 
 
 def play(
@@ -100,22 +164,30 @@ def random_game(
 
 
 def find_game(
-    wanted: Callable[[Game], bool], policy: Policy = random_policy, limit: int = 300
+    wanted: Callable[[Game], bool],
+    policy: Policy = random_policy,
+    limit: int = 300,
+    rules: Rules = CLASSIC,
 ) -> Game:
     """The first random game of seeds 0, 1, … (bounded) for which ``wanted`` holds.
 
     The search plays fast; the game found is played again under a :class:`Referee`.
     """
     for seed in range(limit):
-        if wanted(random_game(seed, policy)):
-            return random_game(seed, policy, after=Referee())
+        if wanted(random_game(seed, policy, rules=rules)):
+            return random_game(seed, policy, after=Referee(), rules=rules)
     raise AssertionError(f"none of {limit} seeded games shows the wanted situation")
 
 
-def reach(wanted: Callable[[Game], bool], policy: Policy = random_policy, limit: int = 100) -> Game:
+def reach(
+    wanted: Callable[[Game], bool],
+    policy: Policy = random_policy,
+    limit: int = 100,
+    rules: Rules = CLASSIC,
+) -> Game:
     """A game stopped at the first state where ``wanted`` holds (seeds 0, 1, …, bounded)."""
     for seed in range(limit):
-        game = play(new_game(CLASSIC, seed=seed), random.Random(seed), policy, until=wanted)
+        game = play(new_game(rules, seed=seed), random.Random(seed), policy, until=wanted)
         if wanted(game):
             return game
     raise AssertionError(f"none of {limit} seeded games reaches the wanted state")
@@ -123,7 +195,7 @@ def reach(wanted: Callable[[Game], bool], policy: Policy = random_policy, limit:
 
 def replay_steps(game: Game) -> Iterator[Game]:
     """A new game from ``game``'s rules and seed, yielded after each of its actions in turn."""
-    again = new_game(game.rules, seed=game.seed, tribute_from=game.tribute_from)
+    again = new_game(game.rules, seed=game.seed, previous=game.previous)
     for _, action in game.actions:
         again.apply(action)
         yield again
@@ -151,21 +223,38 @@ def play_match(
 
 
 def find_match(
-    wanted: Callable[[list[Game]], bool], policy: Policy = random_policy, limit: int = 200
+    wanted: Callable[[list[Game]], bool],
+    policy: Policy = random_policy,
+    limit: int = 200,
+    rules: Rules = CLASSIC,
 ) -> list[Game]:
     """The games of the first two-game match (seeds 0, 1, …, bounded) for which ``wanted`` holds.
 
     The search plays fast; the match found is played again with a :class:`Referee` per game.
     """
     for seed in range(limit):
-        if wanted(play_match(seed, 2, policy)[1]):
-            return play_match(seed, 2, policy, checker=Referee)[1]
+        if wanted(play_match(seed, 2, policy, rules)[1]):
+            return play_match(seed, 2, policy, rules, checker=Referee)[1]
     raise AssertionError(f"none of {limit} seeded matches shows the wanted situation")
 
 
-def public_events(game: Game, kind: str) -> list[dict[str, Any]]:
+# ---------------------------------------------------------------------- reading a game
+
+
+def public_events(game: Game, kind: str) -> list[Pub]:
     """The public fields of every event of ``kind``."""
     return [e.public for e in game.events if e.kind == kind]
+
+
+def kinds(game: Game) -> list[str]:
+    """The kinds of the game's events, in order."""
+    return [e.kind for e in game.events]
+
+
+def dealt_hands(game: Game, deal: int = 0) -> list[Counter[Card]]:
+    """Each seat's hand as dealt in deal number ``deal`` (from the private deal event)."""
+    event = [e for e in game.events if e.kind == "deal"][deal]
+    return [Counter(parse_cards(event.private[s]["hand"])) for s in range(SEATS)]
 
 
 def snapshot(game: Game) -> Snapshot:
@@ -174,32 +263,81 @@ def snapshot(game: Game) -> Snapshot:
     return views, len(game.events), len(game.actions)
 
 
+# ---------------------------------------------------------------------- the rules, restated
+
+
 def has_callable_triple(hand: Counter[Card]) -> bool:
     """R8.4: three or more copies of one suited card whose rank is not 2 (nor a joker)."""
     return any(n >= 3 and card.rank < TWO for card, n in hand.items())
 
 
+def can_grab(hand: Counter[Card]) -> bool:
+    """R11.4 抢独: three or more jokers and four copies of one suited card."""
+    jokers = sum(n for card, n in hand.items() if card.is_joker)
+    return jokers >= 3 and any(n >= 4 for card, n in hand.items() if not card.is_joker)
+
+
 def full_pack(rules: Rules) -> dict[Card, int]:
-    """R2, R7: four copies of each joker and of every suited card from ``ranks_from`` up."""
+    """R2, R7: four copies of each joker and of every suited card from ``ranks_from`` up;
+    R9.1/R11.1 mark one R as R* (and R9 one B as B*); weihai drops three 6s (the 6s card)."""
     lowest = RANKS.index(rules.ranks_from)
-    return {card: 4 for card in CARDS[:54] if card.is_joker or card.rank >= lowest}
+    pack = Counter({card: 4 for card in CARDS[:54] if card.is_joker or card.rank >= lowest})
+    marked = {"called": [], "fixed": [(R, R_STAR), (B, B_STAR)], "kk_classic": [(R, R_STAR)]}
+    for plain, mark in marked[rules.selection]:
+        pack[plain] -= 1
+        pack[mark] = 1
+    pack[Card.parse("6s")] -= rules.removed_sixes
+    return dict(+pack)
 
 
-def r4_beats(response: Sequence[Card], current: Sequence[Card]) -> bool:
+def deal_sizes(cards: int, first: int) -> list[int]:
+    """R8.1, R9.1: ``cards`` dealt one by one in play order starting at seat ``first``."""
+    return [cards // SEATS + ((seat - first) % SEATS < cards % SEATS) for seat in range(SEATS)]
+
+
+def expected_dealer(previous: GameResult | None) -> int:
+    """R9.1: seat 0 deals the first game, the previous game's emperor the later ones."""
+    return previous.emperor if previous is not None and previous.emperor is not None else 0
+
+
+def set_ranks(cards: Sequence[Card], rules: Rules) -> list[int]:
+    """Card powers (R2), a filler 2 counting as its set's rank (R5.2 ``twos_wild``)."""
+    natural = {c.rank for c in cards if not c.is_joker and c.rank != TWO}
+    if not (rules.twos_wild and len(natural) == 1):
+        return [c.rank for c in cards]
+    rank = natural.pop()
+    return [rank if c.rank == TWO else c.rank for c in cards]
+
+
+def is_one_set(cards: Sequence[Card], rules: Rules) -> bool:
+    """R3: one rank plus jokers; R5.2 ``twos_wild``: 2s may join a set of another rank."""
+    ranks = {c.rank for c in cards if not c.is_joker}
+    if rules.twos_wild and len(ranks) > 1:
+        ranks.discard(TWO)
+    return len(ranks) <= 1
+
+
+def play_text(cards: Sequence[Card]) -> str:
+    """R2's canonical notation: ``R``s, ``B``s, the set's rank, then any filler 2s (R5.2)."""
+    jokers = "".join(RANKS[c.rank] for c in sorted(cards, key=lambda c: -c.rank) if c.is_joker)
+    natural = [RANKS[c.rank] for c in cards if not c.is_joker and c.rank != TWO]
+    return jokers + "".join(natural) + "2" * sum(1 for c in cards if c.rank == TWO)
+
+
+def r4_beats(response: Sequence[int], current: Sequence[int]) -> bool:
     """R4 as written: same size, and sorted high to low every card strictly higher."""
-    mine = sorted((c.rank for c in response), reverse=True)
-    theirs = sorted((c.rank for c in current), reverse=True)
+    mine, theirs = sorted(response, reverse=True), sorted(current, reverse=True)
     return len(mine) == len(theirs) and all(a > b for a, b in zip(mine, theirs, strict=True))
 
 
-def roast_beats(response: Sequence[Card], current: Sequence[Card]) -> bool:
+def roast_beats(response: Sequence[int], current: Sequence[int]) -> bool:
     """R5.1 烤牌 as written: more joker power (B 1, R 2); the rest empty, or same count higher."""
 
-    def power(cards: Sequence[Card]) -> int:
-        return sum(c.rank - 12 for c in cards if c.is_joker)  # B is rank 13, R rank 14
+    def power(ranks: Sequence[int]) -> int:
+        return sum(r - TWO for r in ranks if r > TWO)
 
-    mine = [c.rank for c in response if not c.is_joker]
-    theirs = [c.rank for c in current if not c.is_joker]
+    mine = [r for r in response if r <= TWO]
+    theirs = [r for r in current if r <= TWO]
     if not power(current) or power(response) <= power(current):
         return False
     if not theirs:
@@ -207,13 +345,55 @@ def roast_beats(response: Sequence[Card], current: Sequence[Card]) -> bool:
     return len(mine) == len(theirs) and mine[0] > theirs[0]
 
 
-def expected_scores(
-    emperor: int, guard: int | None, places: Sequence[int], open_solo: bool
-) -> list[int]:
-    """R10.1: T from place points; emperor 2T, guard T, rebels −T; solo 4T; 明独 ×2."""
+def qq_beats(response: Sequence[int], current: Sequence[int]) -> bool:
+    """R5.2 as written: same size; ``2b + s`` big jokers against b R and s B; a higher rank
+    when the current play has non-joker cards [decision, plays.py: a pure-joker response is
+    higher than any rank]."""
+    mine = [r for r in response if r <= TWO]
+    theirs = [r for r in current if r <= TWO]
+    needed = 2 * current.count(BIG) + current.count(SMALL)
+    if len(response) != len(current) or response.count(BIG) < needed:
+        return False
+    return not theirs or not mine or mine[0] > theirs[0]
+
+
+def referee_beats(response: Sequence[Card], current: Sequence[Card], rules: Rules) -> bool:
+    """R4, R5.1 with ``roast``, R5.2 with ``qq_jokers``, on set ranks."""
+    mine, theirs = set_ranks(response, rules), set_ranks(current, rules)
+    if rules.qq_jokers:
+        return qq_beats(mine, theirs)
+    return r4_beats(mine, theirs) or (rules.roast and roast_beats(mine, theirs))
+
+
+def team_points(emperor: int, guard: int | None, places: Sequence[int]) -> int:
+    """R10: T, the place points of the emperor's side."""
     points = {seat: PLACE_POINTS[place] for place, seat in enumerate(places)}
-    t = points[emperor] + (points[guard] if guard is not None else 0)
-    t *= 2 if open_solo else 1
+    return points[emperor] + (points[guard] if guard is not None else 0)
+
+
+def expected_scores(
+    rules: Rules,
+    emperor: int,
+    guard: int | None,
+    places: Sequence[int],
+    *,
+    open_solo: bool = False,
+    rebellion: bool = False,
+    open_guard: bool = False,
+    kicked: bool = False,
+) -> list[int]:
+    """R10.1 (emperor 2T, guard T, rebels −T; solo 4T, others −T) with R10.1/R10.2's factors."""
+    t = team_points(emperor, guard, places)
+    if rules.scoring == "weihai":  # R10.2
+        if open_solo:  # 明独/独保: ±32 for the emperor, ∓8 for each other
+            t = 8 if places[0] == emperor else -8
+        elif rebellion or (open_guard and guard is not None):
+            t *= 2
+        t *= 2 if kicked else 1
+    elif rules.scoring == "kk":  # R10.1: ×2 造反, ×2 open solo
+        t *= (2 if rebellion else 1) * (2 if open_solo else 1)
+    elif open_solo:  # R10.1: classic 明独 ×2
+        t *= 2
     scores = [-t] * SEATS
     scores[emperor] = 4 * t if guard is None else 2 * t
     if guard is not None:
@@ -221,18 +401,49 @@ def expected_scores(
     return scores
 
 
+def expected_outcome(
+    rules: Rules, emperor: int, guard: int | None, places: Sequence[int], emperor_score: int
+) -> str:
+    """R10.3's QQ win rule; otherwise the emperor's side wins when its points are positive."""
+    if rules.win_rule == "qq":
+        if places[0] == emperor:
+            return "draw" if guard is not None and places[-1] == guard else "emperor"
+        if guard is not None and places[0] == guard:
+            return {1: "emperor", 2: "draw"}.get(places.index(emperor), "rebels")
+        emperor_score = team_points(emperor, guard, places)
+    return "emperor" if emperor_score > 0 else "rebels" if emperor_score < 0 else "draw"
+
+
 def expected_payers(result: GameResult | None) -> Counter[int]:
-    """R12: how many cards each seat of the losing side pays (明独 doubles; a draw: none)."""
-    if result is None or result.outcome == "draw":
+    """R12: how many cards each seat of the losing side pays (明独 doubles; a draw or an
+    escape: none)."""
+    if result is None or result.outcome in ("draw", "escape"):
         return Counter()
     emperor, guard = result.emperor, result.guard
     rebels = [s for s in range(SEATS) if s not in (emperor, guard)]
     per = 2 if result.open_solo else 1
     if result.outcome == "emperor":
         return Counter({s: per for s in rebels})
+    assert emperor is not None
     if guard is None:
         return Counter({emperor: 4 * per})
     return Counter({emperor: 2, guard: 1})
+
+
+def expected_due(rules: Rules, previous: GameResult | None) -> Counter[tuple[int, int | None]]:
+    """R12 payers (receiver None: R12 hands the card out) and R6.8's 清3 cards to the clearer.
+
+    Nothing is owed after an escape (R10.4: the game is unscored for the others).
+    """
+    if previous is None or previous.outcome == "escape":
+        return Counter()
+    due: Counter[tuple[int, int | None]] = Counter()
+    if rules.tribute:
+        for seat, n in expected_payers(previous).items():
+            due[(seat, None)] += n
+    for cleared, clearer in previous.cleared:
+        due[(cleared, clearer)] += 1
+    return due
 
 
 def check_receivers(result: GameResult, transfers: Sequence[tuple[int, int, Card]]) -> None:
@@ -254,6 +465,30 @@ def check_receivers(result: GameResult, transfers: Sequence[tuple[int, int, Card
         assert min(got[better]) >= max(got[worse])
 
 
+def yield_choices(rules: Rules, turn: int, hand: Counter[Card]) -> set[Card] | None:
+    """The cards a yielder may add to the pile (``None``: it adds nothing).
+
+    R8.5: every decliner but c0's first turn adds a 2 if it has one. R9.3: the first yielder
+    hands only R*, each later one a 2, or else its highest non-joker card. R11.2: no cards.
+    """
+    twos = {c for c in hand if c.rank == TWO}
+    if rules.selection == "called":
+        return (twos or None) if 0 < turn < SEATS else None
+    if rules.selection == "kk_classic" or turn == 0:
+        return None
+    suited = [c for c in hand if not c.is_joker]
+    if twos or not suited:
+        return twos or None
+    top = max(c.rank for c in suited)
+    return {c for c in suited if c.rank == top}
+
+
+# ---------------------------------------------------------------------- the referee
+
+#: Events that only ever follow a play or a declaration the referee has foreseen.
+FORESEEN = frozenset({"reveal", "cleared", "kick", "rebellion"})
+
+
 class Referee:
     """Checks a game's event log and state against an independent reading of the rules.
 
@@ -264,45 +499,70 @@ class Referee:
     def __init__(self) -> None:
         self.seen = 0
         self.deal_no = -1
+        self.rules = CLASSIC
         self.new_deal([])
 
     def new_deal(self, hands: list[Counter[Card]]) -> None:
-        """Forget everything but the deal number: a new deal starts (R8.1, R8.6)."""
+        """Forget everything but the deal number: a new deal starts (R8.1, R8.6, R9.3)."""
         self.hands = hands
         self.pack: dict[Card, int] = {}
-        self.pile: list[Card] = [R]
+        self.pile: list[Card] = []
         self.played: Counter[Card] = Counter()
-        self.transit: list[tuple[int, Card]] = []
-        self.due: Counter[int] = Counter()
+        self.due: Counter[tuple[int, int | None]] = Counter()
+        self.due_order: list[tuple[int, int | None]] = []
+        self.transit: list[tuple[int, int | None, Card]] = []
         self.c0: int | None = None
         self.turn = 0
+        self.forced: int | None = None  # R9.3 转让: the seat that must accept
+        self.transferer: int | None = None  # and the seat that stays guard
         self.emperor: int | None = None
         self.called: Card | None = None
         self.guard: int | None = None
-        self.open_solo = False
-        self.pending_reveal: int | None = None
-        self.revealed = False
+        self.settled = False
+        self.reveal_card: Card | None = None
+        self.open_solo = self.open_guard = self.rebellion = self.kicked = False
+        self.guard_revealed = self.solo_revealed = False
+        self.poll: str | None = None
+        self.polls: list[str] = []
+        self.queue: list[int] = []
+        self.rebels: list[int] = []
+        self.expected: list[tuple[str, Pub]] = []
+        self.last_event: tuple[str, Pub] = ("", {})
+        self.rounds = 0
         self.lead: list[Card] | None = None
         self.last = -1
         self.passed: set[int] = set()
-        self.next_round: tuple[int, bool] | None = None
+        self.next_round: tuple[int | None, bool] | None = None
         self.places: list[int] = []
+        self.watch: int | None = None
+        self.cleared: list[tuple[int, int]] = []
+        self.escaped: int | None = None
         self.to_act: int | None = None
 
     # ------------------------------------------------------------------ driver
 
     def __call__(self, game: Game) -> None:
+        self.rules = game.rules
         for event in game.events[self.seen :]:
-            if self.pending_reveal is not None:
-                assert event.kind == "reveal", f"R8.8: no reveal after {self.pending_reveal}'s play"
+            key = (event.kind, event.public)
+            if key in self.expected:
+                self.expected.remove(key)
+            else:
+                assert not self.expected, f"expected {self.expected} before {key}"
+                assert event.kind not in FORESEEN, f"unforeseen {key}"
             handler = getattr(self, "on_" + event.kind)
             handler(game, event.public, event.private)
+            self.last_event = key
         self.seen = len(game.events)
         self.check_state(game)
 
+    def expect(self, kind: str, **public: Any) -> None:
+        """The next events must include this one (before any event not foreseen)."""
+        self.expected.append((kind, public))
+
     def sizes(self) -> list[int]:
         """Each seat's card count, as the referee tracks it."""
-        return [sum(hand.values()) for hand in self.hands]
+        return [hand.total() for hand in self.hands]
 
     def next_holder(self, seat: int) -> int | None:
         """The next seat in play order (R1) after ``seat`` that still holds cards."""
@@ -310,35 +570,53 @@ class Referee:
             (s for i in range(1, SEATS) if self.hands[s := (seat + i) % SEATS].total()), None
         )
 
-    # ------------------------------------------------------------------ deal, tribute (R8.1, R12)
+    def holder(self, card: Card) -> int | None:
+        """The seat holding ``card`` (a marked joker: one copy)."""
+        return next((s for s in range(SEATS) if self.hands[s][card]), None)
 
-    def on_deal(self, game: Game, pub: dict[str, Any], priv: dict[int, Any]) -> None:
+    def give(self, seat: int, cards: Sequence[Card]) -> None:
+        """``cards`` join the seat's hand."""
+        self.hands[seat].update(cards)
+
+    def take(self, seat: int, cards: Sequence[Card]) -> None:
+        """``cards`` leave the seat's hand, which must hold them."""
+        hand = self.hands[seat]
+        assert Counter(cards) <= hand, f"seat {seat} does not hold {cards}"
+        hand -= Counter(cards)
+
+    # ------------------------------------------------------------------ deal, tribute (R12)
+
+    def on_deal(self, game: Game, pub: Pub, priv: dict[int, Any]) -> None:
         assert pub["deal"] == self.deal_no + 1
         self.deal_no = pub["deal"]
         self.new_deal([Counter(parse_cards(priv[s]["hand"])) for s in range(SEATS)])
-        self.due = expected_payers(game.tribute_from)
-        # R8.1: one big joker set aside, the rest dealt one by one (43 each in `classic`)
-        self.pack = full_pack(game.rules)
-        sizes = self.sizes()
-        assert sizes == pub["counts"] and max(sizes) - min(sizes) <= 1
-        total = sum(self.hands, Counter())
-        total[R] += 1
-        assert total == self.pack
+        rules = self.rules
+        self.due = expected_due(rules, game.previous)
+        self.pack = full_pack(rules)
+        dealt = sum(self.hands, Counter())
+        if rules.selection == "called":
+            self.pile = [R]  # R8.1: one big joker set aside as the emperor card
+        else:  # R9.1, R11.1: from the dealer
+            assert pub["dealer"] == expected_dealer(game.previous)
+        assert dict(dealt + Counter(self.pile)) == self.pack
+        assert pub["counts"] == self.sizes() == deal_sizes(dealt.total(), pub["dealer"])
 
-    def on_tribute_due(self, game: Game, pub: dict[str, Any], priv: dict[int, Any]) -> None:
-        assert self.due and Counter(dict(pub["payers"])) == self.due
+    def on_tribute_due(self, game: Game, pub: Pub, priv: dict[int, Any]) -> None:
+        self.due_order = [(payer, receiver) for payer, receiver in pub["payers"]]
+        assert self.due_order and Counter(self.due_order) == self.due
 
-    def on_tribute_paid(self, game: Game, pub: dict[str, Any], priv: dict[int, Any]) -> None:
+    def on_tribute_paid(self, game: Game, pub: Pub, priv: dict[int, Any]) -> None:
         seat = pub["seat"]
         card = Card.parse(priv[seat]["card"])
-        assert set(priv) == {seat} and self.due[seat] > 0
-        assert card.rank == max(c.rank for c in self.hands[seat])  # R12: the highest card
-        self.hands[seat] -= Counter([card])
-        self.due[seat] -= 1
-        self.transit.append((seat, card))
+        assert set(priv) == {seat} and self.due_order[0][0] == seat
+        assert card.rank == max(c.rank for c in self.hands[seat])  # R12, R6.8: the highest card
+        self.take(seat, [card])
+        _, receiver = self.due_order.pop(0)
+        self.due[(seat, receiver)] -= 1
+        self.transit.append((seat, receiver, card))
 
-    def on_tribute(self, game: Game, pub: dict[str, Any], priv: dict[int, Any]) -> None:
-        assert game.tribute_from is not None and self.due.total() == 0
+    def on_tribute(self, game: Game, pub: Pub, priv: dict[int, Any]) -> None:
+        assert game.previous is not None and not self.due_order
         seen = {s: Counter((t["from"], t["to"], t["card"]) for t in priv[s]["cards"]) for s in priv}
         received = sum(
             (Counter({k: n for k, n in seen[s].items() if k[1] == s}) for s in seen), Counter()
@@ -348,108 +626,305 @@ class Referee:
         assert Counter((t["from"], t["to"]) for t in pub["transfers"]) == Counter(
             k[:2] for k in received.elements()
         )
-        transfers = [(p, to, Card.parse(text)) for p, to, text in received.elements()]
-        assert Counter((p, c) for p, _, c in transfers) == Counter(self.transit)
-        check_receivers(game.tribute_from, transfers)
-        for _, to, card in transfers:
-            self.hands[to][card] += 1
+        got = Counter((p, to, Card.parse(text)) for p, to, text in received.elements())
+        owed = Counter((p, to, card) for p, to, card in self.transit if to is not None)
+        assert owed <= got  # R6.8: each 清3 card goes to its clearer
+        main = list((got - owed).elements())
+        assert Counter((p, c) for p, _, c in main) == Counter(
+            (p, c) for p, to, c in self.transit if to is None
+        )
+        if main:
+            check_receivers(game.previous, main)
+        for _, to, card in got.elements():
+            self.give(to, [card])
         self.transit = []
         assert pub["counts"] == self.sizes()
 
-    # ------------------------------------------------------------------ emperor and guard (R8)
+    # ------------------------------------------------------------------ the candidate chain
 
-    def on_candidate(self, game: Game, pub: dict[str, Any], priv: dict[int, Any]) -> None:
+    def on_candidate(self, game: Game, pub: Pub, priv: dict[int, Any]) -> None:
         seat = pub["seat"]
-        assert self.due.total() == 0 and not self.transit  # R12 before R8.3
         if self.c0 is None:
             self.c0 = seat
-        assert seat == (self.c0 - self.turn) % SEATS  # R8.5: to the 上家; R8.6: c0 again
+            if self.rules.selection != "called":  # R9.3, R11.2: the R* holder; R* is the pile
+                assert self.hands[seat][R_STAR] == 1
+                assert self.polls == (["solo"] if self.rules.open_solo_anyone else [])
+                self.take(seat, [R_STAR])
+                self.pile = [R_STAR]
+        assert seat == (self.c0 - self.turn) % SEATS  # to the 上家; R8.6: c0 again
+        assert self.forced in (None, seat)
         assert Counter(parse_cards(pub["pile"])) == Counter(self.pile)
         self.to_act = seat
 
-    def on_decline(self, game: Game, pub: dict[str, Any], priv: dict[int, Any]) -> None:
-        seat, added = pub["seat"], pub["added"]
-        hand = self.hands[seat]
-        assert seat == self.to_act and set(priv) == {seat}
-        assert priv[seat]["auto"] == (not has_callable_triple(hand))  # R8.4
-        twos = [c for c in hand if c.rank == TWO]
-        if 0 < self.turn < SEATS and twos:  # R8.5: every decliner but c0's first turn
-            assert added is not None, "R8.5: a decliner holding a 2 must add one"
-            card = Card.parse(added)
-            assert card in twos
-            hand -= Counter([card])
-            self.pile.append(card)
-        elif self.turn < SEATS:
+    def candidate_options(self, seat: int) -> set[Action]:
+        """R8.4–R8.5, R9.3, R11.2: what the candidate may answer."""
+        hand, selection = self.hands[seat], self.rules.selection
+        if self.forced is not None:
+            return {ACCEPT}  # R9.3 转让: the 上家 must become emperor
+        if selection == "fixed":
+            pass_on = {DECLINE} if self.rules.yielding else set()
+            if hand[B_STAR]:
+                # 登基 (暗独保), 独保, and 转让 for the seat dealt both, else a plain yield
+                return {ACCEPT, SOLO} | ({TRANSFER} if self.turn == 0 else pass_on)
+            return {ACCEPT} | pass_on
+        able = has_callable_triple(hand)
+        if selection == "kk_classic" and self.turn >= SEATS:
+            return {ACCEPT} if able else {DECLINE}  # R11.2: after a lap the able must accept
+        return {ACCEPT, DECLINE} if able else {DECLINE}
+
+    def hand_on(self, seat: int, added: str | None) -> None:
+        """A yielder's card joining the pile (R8.5, R9.3)."""
+        choices = yield_choices(self.rules, self.turn, self.hands[seat])
+        if self.rules.selection == "called" and self.turn >= SEATS:
+            choices = None if added is None else {Card.parse(added)}  # moot: the deal is void
+        if choices is None:
             assert added is None
-        # turn 5 is c0's second decline: the deal is void (R8.6), so any 2 it adds is moot.
+            return
+        card = Card.parse(added or "")
+        assert card in choices
+        self.take(seat, [card])
+        self.pile.append(card)
+
+    def on_decline(self, game: Game, pub: Pub, priv: dict[int, Any]) -> None:
+        seat = pub["seat"]
+        options = self.candidate_options(seat)
+        assert seat == self.to_act and DECLINE in options and pub["to"] == (seat - 1) % SEATS
+        assert priv == {seat: {"auto": options == {DECLINE}}}  # R8.4, R11.2
+        self.hand_on(seat, pub["added"])
         assert pub["counts"] == self.sizes()
         self.turn += 1
+        self.to_act = None
 
-    def on_void(self, game: Game, pub: dict[str, Any], priv: dict[int, Any]) -> None:
-        assert self.turn == SEATS + 1 and pub["deal"] == self.deal_no  # R8.6: c0 declined twice
-
-    def on_accept(self, game: Game, pub: dict[str, Any], priv: dict[int, Any]) -> None:
+    def on_transfer(self, game: Game, pub: Pub, priv: dict[int, Any]) -> None:
         seat = pub["seat"]
-        assert seat == self.to_act and has_callable_triple(self.hands[seat])
+        assert seat == self.to_act and TRANSFER in self.candidate_options(seat)
+        assert pub["to"] == (seat - 1) % SEATS and priv == {seat: {"auto": False}}
+        self.hand_on(seat, pub["added"])
+        assert pub["counts"] == self.sizes()
+        self.turn += 1
+        self.forced, self.transferer, self.to_act = pub["to"], seat, None
+
+    def on_void(self, game: Game, pub: Pub, priv: dict[int, Any]) -> None:
+        assert self.turn == VOID_AFTER[self.rules.selection] and pub["deal"] == self.deal_no
+        assert self.emperor is None
+
+    def on_accept(self, game: Game, pub: Pub, priv: dict[int, Any]) -> None:
+        seat = pub["seat"]
+        assert seat == self.to_act and ACCEPT in self.candidate_options(seat)
         assert Counter(parse_cards(pub["pile"])) == Counter(self.pile)
-        self.hands[seat].update(self.pile)  # R8.3: the pile joins the emperor's hand
+        self.give(seat, self.pile)  # the pile joins the emperor's hand
         self.pile = []
-        self.emperor = seat
+        self.emperor, self.forced = seat, None
         assert pub["counts"] == self.sizes()
 
-    def on_call(self, game: Game, pub: dict[str, Any], priv: dict[int, Any]) -> None:
+    # ------------------------------------------------------------------ roles (R8.7, R9, R11)
+
+    def on_roles(self, game: Game, pub: Pub, priv: dict[int, Any]) -> None:
+        """R9.3–R9.4: the B* holder is the guard; holding both is a dark solo (暗独保)."""
+        emperor = self.emperor
+        assert self.rules.selection == "fixed" and self.last_event[0] == "accept"
+        assert emperor is not None and pub == {"emperor": emperor} and not self.settled
+        holder = self.holder(B_STAR)
+        self.guard = holder if holder != emperor else None
+        if self.transferer is not None:  # R9.3 转让: the yielder stays guard
+            assert self.guard == self.transferer
+        assert priv == (
+            {emperor: {"solo": "dark"}} if self.guard is None else {holder: {"guard": True}}
+        )
+        self.settled, self.reveal_card = True, B_STAR
+
+    def on_call(self, game: Game, pub: Pub, priv: dict[int, Any]) -> None:
         seat, card = pub["seat"], Card.parse(pub["card"])
+        assert self.rules.selection in ("called", "kk_classic") and not self.settled
         assert seat == self.emperor and card.rank < TWO and self.hands[seat][card] >= 3
         holders = [s for s in range(SEATS) if s != seat and self.hands[s][card]]
         assert len(holders) <= 1  # four copies: the 4th is in at most one other hand
         self.guard = holders[0] if holders else None
-        if self.guard is None:  # R8.7 暗独: the emperor holds all four, known to itself only
+        if self.guard is None:  # R8.7 暗独, R11.3 暗独保: known to the emperor only
             assert priv == {seat: {"solo": "dark"}}
         else:
             assert priv == {self.guard: {"guard": True}}
-        self.called = card
-        self.next_round = (seat, False)  # R6.1: the emperor leads first
+        self.called = self.reveal_card = card
+        self.settled = True
 
-    def on_open_solo(self, game: Game, pub: dict[str, Any], priv: dict[int, Any]) -> None:
-        seat, card = pub["seat"], Card.parse(pub["card"])
-        assert seat == self.emperor and card.rank < TWO and self.hands[seat][card] == 4
-        assert pub["shown"] == [str(card)] * 4 and not priv
-        self.called, self.open_solo = card, True
-        self.next_round = (seat, False)
+    def on_open_solo(self, game: Game, pub: Pub, priv: dict[int, Any]) -> None:
+        seat, how = pub["seat"], pub["how"]
+        assert not priv and set(pub) == {"seat", "card", "shown", "how"}
+        if how == "shown":  # R8.7 明独: four copies of one suited card, not 2
+            card = Card.parse(pub["card"])
+            assert self.rules.selection == "called" and seat == self.emperor and not self.settled
+            assert card.rank < TWO and self.hands[seat][card] == 4
+            assert pub["shown"] == [str(card)] * 4
+        else:
+            assert pub["card"] is None and pub["shown"] == []
+            poll = {"declared": "solo", "grabbed": "grab"}[how]
+            by_poll = self.last_event == ("declare", {"seat": seat, "poll": poll, "answer": poll})
+            # R9.3 独保 (the double holder), R11.3 明独保 (the emperor, in place of a call)
+            by_emperor = how == "declared" and self.last_event[0] == "accept" and not self.settled
+            assert by_poll or (by_emperor and seat == self.emperor)
+            if by_emperor and self.rules.selection == "fixed":
+                assert self.hands[seat][B_STAR]
+        self.emperor, self.guard, self.reveal_card = seat, None, None
+        self.open_solo = self.settled = True
+
+    # ------------------------------------------------------------ polls (R9.2, R9.4–R9.6, R11.4)
+
+    def poll_seats(self, poll: str) -> list[int]:
+        """Who is asked, in order: R9.2 from the R* holder; R11.4 by 上家 from the emperor;
+        R9.5 from the emperor's 下家; R9.6 the side opposing each declaration made."""
+        rules, emperor = self.rules, self.emperor
+        if poll == "solo":
+            start = self.holder(R_STAR)
+            assert rules.open_solo_anyone and emperor is None and start is not None
+            return [(start + i) % SEATS for i in range(SEATS)]
+        assert emperor is not None and self.settled
+        if poll == "grab":
+            assert rules.grab_solo and self.called is not None and not self.open_solo
+            return [(emperor - i) % SEATS for i in range(1, SEATS)]
+        if poll == "guard":
+            assert not self.open_solo and (rules.rebellion or rules.selection == "fixed")
+            return [(emperor + i) % SEATS for i in range(1, SEATS)]
+        assert poll == "kick" and rules.kick
+        team = {emperor, self.guard} - {None}
+        side: set[int | None] = set()
+        if self.open_solo or self.open_guard:
+            side |= set(range(SEATS)) - team
+        if self.rebellion:
+            side |= team
+        assert side
+        return [s for i in range(1, SEATS + 1) if (s := (emperor + i) % SEATS) in side]
+
+    def poll_options(self, seat: int) -> set[Action]:
+        """Each poll's answers (declining is ``pass``)."""
+        if self.poll == "solo":
+            return {SOLO, PASS}
+        if self.poll == "kick":
+            return {KICK, PASS}
+        if self.poll == "grab":
+            return {GRAB, PASS} if can_grab(self.hands[seat]) else {PASS}
+        if seat != self.guard:
+            return {REBEL, PASS}
+        # R9.4: the guard may 明保 (R9 only); R9.5: it may not rebel
+        show = self.rules.selection == "fixed" and not self.guard_revealed
+        return {SHOW, PASS} if show else {PASS}
+
+    def on_poll(self, game: Game, pub: Pub, priv: dict[int, Any]) -> None:
+        assert self.poll is None and not priv and set(pub) == {"poll", "seats"}
+        self.poll = pub["poll"]
+        assert pub["seats"] == self.poll_seats(self.poll)
+        self.polls.append(self.poll)
+        self.queue, self.rebels = list(pub["seats"]), []
+        self.to_act = self.queue[0]
+
+    def on_declare(self, game: Game, pub: Pub, priv: dict[int, Any]) -> None:
+        seat, poll, answer = pub["seat"], pub["poll"], pub["answer"]
+        assert not priv and set(pub) == {"seat", "poll", "answer"}  # a pass is a pass (R9.5)
+        assert poll == self.poll and seat == self.queue.pop(0) == self.to_act
+        assert answer in {str(a) for a in self.poll_options(seat)}
+        ends = answer in ("solo", "grab", "kick")  # the first to declare wins
+        if answer in ("solo", "grab"):
+            how = "declared" if answer == "solo" else "grabbed"
+            self.expect("open_solo", seat=seat, card=None, shown=[], how=how)
+        elif answer == "kick":
+            self.kicked = True
+            self.expect("kick", seat=seat)
+        elif answer == "show":  # R9.4 明保
+            self.open_guard = True
+            self.expect("reveal", seat=seat, role="guard")
+        elif answer == "rebel":
+            self.rebels.append(seat)
+        if ends or not self.queue:
+            self.end_poll()
+        self.to_act = None if ends or not self.queue else self.queue[0]
+
+    def end_poll(self) -> None:
+        """R9.5: two or more 造反 succeed, reveal the guard (or a dark solo) and double."""
+        if self.poll == "guard":
+            self.rebellion = len(self.rebels) >= 2
+            self.expect("rebellion", success=self.rebellion, rebels=self.rebels)
+            if self.rebellion and self.guard is None:
+                self.expect("reveal", seat=self.emperor, role="solo")
+            elif self.rebellion and not (self.guard_revealed or self.open_guard):
+                self.expect("reveal", seat=self.guard, role="guard")
+        self.poll, self.queue = None, []
+
+    def on_reveal(self, game: Game, pub: Pub, priv: dict[int, Any]) -> None:
+        assert not priv
+        if pub["role"] == "guard":
+            assert pub["seat"] == self.guard is not None and not self.guard_revealed
+            self.guard_revealed = True
+        else:
+            assert pub == {"seat": self.emperor, "role": "solo"} and self.guard is None
+            assert not (self.open_solo or self.solo_revealed)
+            self.solo_revealed = True
+
+    def on_rebellion(self, game: Game, pub: Pub, priv: dict[int, Any]) -> None:
+        assert not priv
+
+    def on_kick(self, game: Game, pub: Pub, priv: dict[int, Any]) -> None:
+        assert not priv
+
+    def expected_polls(self) -> list[str]:
+        """The polls a game holds before its first round, in order, given how roles went."""
+        rules = self.rules
+        polls = ["solo"] if rules.open_solo_anyone else []
+        if rules.grab_solo and self.called is not None:
+            polls.append("grab")  # R11.4: unless the emperor declared 明独保
+        if not self.open_solo and (rules.rebellion or rules.selection == "fixed"):
+            polls.append("guard")
+        if rules.kick and (self.open_solo or self.open_guard or self.rebellion):
+            polls.append("kick")
+        return polls
 
     # ------------------------------------------------------------------ rounds (R6)
 
-    def on_round(self, game: Game, pub: dict[str, Any], priv: dict[int, Any]) -> None:
-        assert (pub["leader"], pub["jiefeng"]) == self.next_round
+    def on_round(self, game: Game, pub: Pub, priv: dict[int, Any]) -> None:
+        if not self.rounds:  # R6.1: the emperor leads the first round, roles settled
+            assert self.settled and pub == {"leader": self.emperor, "jiefeng": False}
+            assert self.polls == self.expected_polls() and self.poll is None
+        else:
+            assert (pub["leader"], pub["jiefeng"]) == self.next_round
+        self.rounds += 1
         self.to_act = pub["leader"]
-        self.lead, self.passed, self.next_round = None, set(), None
+        self.lead, self.passed, self.next_round, self.watch = None, set(), None, None
 
-    def on_play(self, game: Game, pub: dict[str, Any], priv: dict[int, Any]) -> None:
+    def on_play(self, game: Game, pub: Pub, priv: dict[int, Any]) -> None:
         seat, cards = pub["seat"], parse_cards(pub["cards"])
-        hand = self.hands[seat]
-        assert seat == self.to_act and Counter(cards) <= hand
-        assert len({c.rank for c in cards if not c.is_joker}) <= 1  # R3: one rank + jokers
-        rules = game.rules
-        assert (
-            self.lead is None
-            or r4_beats(cards, self.lead)
-            or (rules.roast and roast_beats(cards, self.lead))
-        )
-        hand -= Counter(cards)
-        if rules.hold_sixes and any(c.rank == SIX for c in cards):
-            assert not hand, "R6.7 憋6: a play with a 6 empties the hand"
+        rules, hand = self.rules, self.hands[seat]
+        assert seat == self.to_act and Counter(cards) <= hand and is_one_set(cards, rules)
+        assert pub["play"] == play_text(cards)
+        assert self.lead is None or referee_beats(cards, self.lead, rules)
+        self.take(seat, cards)
+        natural = {c.rank for c in cards if not c.is_joker}
+        for rank, on in ((SIX, rules.hold_sixes), (THREE, rules.hold_threes)):
+            if on and rank in natural:
+                assert not hand, "R6.7 憋6 / R6.8 清3: the play empties the hand"
         self.played.update(cards)
         assert pub["left"] == hand.total()
-        if not self.revealed and seat != self.emperor and self.called in cards:
-            self.pending_reveal = seat
+        self.check_reveal(seat, cards)
+        if self.watch is not None and self.watch != seat:  # R6.8 清3: the play was beaten
+            self.cleared.append((self.watch, seat))
+            self.expect("cleared", seat=self.watch, by=seat)
+        ranks = {c.rank for c in hand if not c.is_joker}
+        self.watch = seat if rules.hold_threes and ranks == {THREE} else None  # only 3s left
         self.lead, self.last, self.passed = cards, seat, set()
         self.to_act = self.next_holder(seat)
 
-    def on_reveal(self, game: Game, pub: dict[str, Any], priv: dict[int, Any]) -> None:
-        assert pub == {"seat": self.pending_reveal, "role": "guard"} and self.guard == pub["seat"]
-        self.pending_reveal, self.revealed = None, True
+    def check_reveal(self, seat: int, cards: Sequence[Card]) -> None:
+        """R8.8: the guard playing the called card, R9.4: B*, reveals it; R9.4: a dark solo
+        emperor playing B* reveals the solo."""
+        if self.reveal_card is None or self.reveal_card not in cards:
+            return
+        if seat == self.guard and not self.guard_revealed:
+            self.expect("reveal", seat=seat, role="guard")
+        dark = self.guard is None and not (self.open_solo or self.solo_revealed)
+        if seat == self.emperor and self.reveal_card is B_STAR and dark:
+            self.expect("reveal", seat=seat, role="solo")
 
-    def on_pass(self, game: Game, pub: dict[str, Any], priv: dict[int, Any]) -> None:
+    def on_cleared(self, game: Game, pub: Pub, priv: dict[int, Any]) -> None:
+        assert self.rules.hold_threes and not priv
+
+    def on_pass(self, game: Game, pub: Pub, priv: dict[int, Any]) -> None:
         seat = pub["seat"]
         assert seat == self.to_act and self.lead is not None  # R6.2: the leader cannot pass
         self.passed.add(seat)
@@ -461,43 +936,67 @@ class Referee:
         else:  # R6.5 接风: the next seat after the one who went out
             self.next_round, self.to_act = (self.next_holder(self.last), True), None
 
-    def on_out(self, game: Game, pub: dict[str, Any], priv: dict[int, Any]) -> None:
+    def on_out(self, game: Game, pub: Pub, priv: dict[int, Any]) -> None:
         seat, place = pub["seat"], pub["place"]
         assert place == len(self.places) + 1  # R6.4
         holders = [s for s in range(SEATS) if self.hands[s].total()]
         assert (holders == [seat]) if place == SEATS else not self.hands[seat].total()
         self.places.append(seat)
 
-    def on_game_over(self, game: Game, pub: dict[str, Any], priv: dict[int, Any]) -> None:
-        places, emperor = self.places, self.emperor
-        assert emperor is not None and sorted(places) == list(range(SEATS))  # R6.6
-        scores = expected_scores(emperor, self.guard, places, self.open_solo)
-        team = scores[emperor]
-        outcome = "emperor" if team > 0 else "rebels" if team < 0 else "draw"
+    def on_escape(self, game: Game, pub: Pub, priv: dict[int, Any]) -> None:
+        assert pub["seat"] in range(SEATS) and not priv and self.escaped is None
+        self.escaped = pub["seat"]
+
+    def on_game_over(self, game: Game, pub: Pub, priv: dict[int, Any]) -> None:
+        emperor, guard, places = self.emperor, self.guard, self.places
+        if self.escaped is not None:  # R10.4: −30 to the escaper, unscored for the others
+            scores = [-30 if s == self.escaped else 0 for s in range(SEATS)]
+            outcome = "escape"
+        else:
+            assert emperor is not None and sorted(places) == list(range(SEATS))  # R6.6
+            flags = {
+                "open_solo": self.open_solo,
+                "rebellion": self.rebellion,
+                "open_guard": self.open_guard,
+                "kicked": self.kicked,
+            }
+            scores = expected_scores(self.rules, emperor, guard, places, **flags)
+            outcome = expected_outcome(self.rules, emperor, guard, places, scores[emperor])
+            assert sum(scores) == 0
         assert pub == {
             "emperor": emperor,
-            "guard": self.guard,
+            "guard": guard,
             "places": places,
             "scores": scores,
             "outcome": outcome,
             "open_solo": self.open_solo,
+            "rebellion": self.rebellion,
+            "open_guard": self.open_guard,
+            "kicked": self.kicked,
+            "escaped": self.escaped,
+            "cleared": [list(pair) for pair in self.cleared],
         }
-        assert sum(scores) == 0
+        assert not priv and not self.expected
 
     # ------------------------------------------------------------------ state
 
     def check_state(self, game: Game) -> None:
         """Hands, counts, the card total, the seat to act and its options match the referee."""
+        assert not self.expected, f"events {self.expected} did not come"
         # Plain dict equality (fast, in C): the referee's counters never keep zero counts.
         assert [dict(Counter(game.hand(s))) for s in range(SEATS)] == [dict(h) for h in self.hands]
         public = game.view(None)
         assert public["counts"] == self.sizes()
         assert Counter(parse_cards(public["pile"])) == Counter(self.pile)
+        played = Counter(RANKS[card.rank] for card in self.played.elements())
+        assert public["played"] == dict(played)  # the public 记牌器
         total = Counter(self.pile) + self.played
         for hand in self.hands:
             total.update(hand)
-        total.update(card for _, card in self.transit)
-        assert dict(total) == self.pack  # every card accounted for (216 in `classic`)
+        total.update(card for _, _, card in self.transit)
+        assert dict(total) == self.pack  # every card accounted for, after every action
+        if game.phase not in ("tribute", "over"):  # R12: all paid before the emperor is chosen
+            assert not +self.due and not self.transit
         self.check_turn(game)
 
     def check_turn(self, game: Game) -> None:
@@ -510,14 +1009,23 @@ class Referee:
         hand = self.hands[seat]
         if game.phase == "tribute":
             top = max(c.rank for c in hand)
-            assert self.due[seat] and set(legal) == {Tribute(c) for c in hand if c.rank == top}
+            assert self.due_order[0][0] == seat
+            assert set(legal) == {Tribute(c) for c in hand if c.rank == top}
             return
         assert seat == self.to_act
-        if game.phase == "candidate":  # R8.4: only a seat with a callable triple is asked
-            assert legal == [ACCEPT, DECLINE] and has_callable_triple(hand)
-        elif game.phase == "call":  # R8.7; a single option is taken by the engine
+        if game.phase == "candidate":
+            assert set(legal) == self.candidate_options(seat)
+            # R8.4, R11.2: a single answer is the engine's to give
+            assert len(legal) > 1 or self.rules.selection == "fixed"
+        elif game.phase == "call":  # R8.7, R11.3; a single option is taken by the engine
             triples = [c for c, n in hand.items() if n >= 3 and c.rank < TWO]
-            options = {Call(c) for c in triples} | {OpenSolo(c) for c in triples if hand[c] == 4}
+            options: set[Action] = {Call(c) for c in triples}
+            if self.rules.selection == "called":
+                options |= {OpenSolo(c) for c in triples if hand[c] == 4}
+            else:
+                options.add(SOLO)
             assert seat == self.emperor and set(legal) == options and len(options) > 1
+        elif game.phase == "poll":
+            assert self.poll == game.poll and set(legal) == self.poll_options(seat)
         else:
             assert (PASS in legal) == (self.lead is not None)

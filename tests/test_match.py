@@ -16,6 +16,9 @@ import pytest
 from baohuang import Game, GameResult, IllegalActionError, Match, OpenSolo, Rules, Tribute
 from gamehelpers import (
     FIRST_DEAL_DECLINER,
+    PRESET_NAMES,
+    PRESETS,
+    QQ_THREES,
     SEATS,
     Referee,
     find_match,
@@ -26,6 +29,7 @@ from gamehelpers import (
     public_events,
     random_policy,
     snapshot,
+    varied,
 )
 
 #: Takes a solo (open or dark) whenever it can, to reach the solo cases of R12 quickly.
@@ -39,9 +43,9 @@ def test_r12_match_chains_games_with_tribute_and_totals_scores(seed: int) -> Non
     assert list(match.results) == [g.result for g in games]
     assert match.totals == [sum(g.result.scores[s] for g in games if g.result) for s in range(5)]
     assert sum(match.totals) == 0
-    assert games[0].tribute_from is None
+    assert games[0].previous is None
     for before, game in pairwise(games):
-        assert game.tribute_from == before.result
+        assert game.previous == before.result
         tribute = [e.kind for e in game.events if e.kind.startswith("tribute")]
         assert before.result is not None
         if before.result.outcome == "draw":  # R12: a draw, no tribute
@@ -93,7 +97,7 @@ def test_r12_open_solo_doubles_every_tribute_number() -> None:
     first, second = find_match(lambda gs: gs[0].result.open_solo, SOLOIST)
     result = first.result
     assert result is not None and result.open_solo
-    payers = dict(public_events(second, "tribute_due")[0]["payers"])
+    payers = Counter(payer for payer, _ in public_events(second, "tribute_due")[0]["payers"])
     if result.outcome == "emperor":
         assert payers == {s: 2 for s in range(SEATS) if s != result.emperor}
     else:
@@ -102,7 +106,7 @@ def test_r12_open_solo_doubles_every_tribute_number() -> None:
 
 def test_r12_draw_means_no_tribute() -> None:
     first, second = find_match(lambda gs: gs[0].result.outcome == "draw")
-    assert second.tribute_from == first.result
+    assert second.previous == first.result
     kinds = [e.kind for e in second.events]
     assert kinds[:2] == ["deal", "candidate"] and not any(k.startswith("tribute") for k in kinds)
 
@@ -121,8 +125,8 @@ def test_r8_6_void_deal_in_a_match_pays_tribute_again() -> None:
 def test_tribute_option_off_means_no_tribute_phase() -> None:
     rules = Rules.preset("classic", tribute=False)
     match, games = play_match(0, 3, rules=rules, checker=Referee)
-    for game in games:
-        assert game.tribute_from is None
+    for before, game in pairwise([None, *games]):
+        assert game.previous == (before.result if before else None)  # for the dealer (R9.1)
         assert not any(e.kind.startswith("tribute") for e in game.events)
     assert sum(match.totals) == 0
 
@@ -164,3 +168,31 @@ def test_match_errors() -> None:
         Match(games=0)
     with pytest.raises(ValueError, match="not over yet"):
         Match(games=2, seed=1).next_game()
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_r7_matches_of_every_preset_chain_games_and_deal_from_the_emperor(name: str) -> None:
+    """R9.1/R11.1: seat 0 deals the first game, the previous emperor the later ones; R12: only
+    the presets with tribute pay it. The referee checks every game."""
+    rules = PRESETS[name]
+    for seed in range(2):
+        match, games = play_match(seed, 3, varied(seed), rules, checker=Referee)
+        assert sum(match.totals) == 0 and list(match.results) == [g.result for g in games]
+        dealers = [public_events(g, "deal")[0]["dealer"] for g in games]
+        if rules.selection != "called":
+            assert dealers == [0, *(r.emperor for r in match.results[:-1])]
+        tributes = sum(1 for g in games for e in g.events if e.kind == "tribute")
+        assert bool(tributes) == (
+            rules.tribute and any(r.outcome != "draw" for r in match.results[:-1])
+        )
+
+
+def test_r6_8_cleared_seat_pays_its_highest_card_to_its_clearer_next_game() -> None:
+    """QQ with 3s: 清3 cards are owed to each clearer in the next game, on top of R12 tribute."""
+    match, games = play_match(0, 2, rules=QQ_THREES, checker=Referee)
+    cleared = match.results[0].cleared
+    assert cleared
+    due = public_events(games[1], "tribute_due")[0]["payers"]
+    assert Counter((p, r) for p, r in due if r is not None) == Counter(cleared)
+    transfers = public_events(games[1], "tribute")[0]["transfers"]
+    assert Counter(cleared) <= Counter((t["from"], t["to"]) for t in transfers)

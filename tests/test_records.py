@@ -10,14 +10,17 @@ from typing import Any
 
 import pytest
 
-from baohuang import Game, RecordError, read_record, replay, to_record, write_record
+from baohuang import Escape, Game, RecordError, read_record, replay, to_record, write_record
 from gamehelpers import (
     FIRST_DEAL_DECLINER,
+    PRESET_NAMES,
+    PRESETS,
     find_game,
     play_match,
     random_game,
     reach,
     snapshot,
+    varied,
 )
 
 Record = dict[str, Any]
@@ -52,8 +55,44 @@ def test_record_round_trip_of_a_match_game_with_tribute(tmp_path: Path) -> None:
     game = next(g for g in games if any(e.kind == "tribute" for e in g.events))
     info = {"seed": 2, "game": games.index(game), "games": 3}
     again = round_trip(game, tmp_path / "tribute.json", info)
-    assert again.tribute_from == game.tribute_from and again.events == game.events
+    assert again.previous == game.previous and again.events == game.events
     assert read_record(tmp_path / "tribute.json")["match"] == info
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_record_round_trip_of_every_preset(name: str, tmp_path: Path) -> None:
+    for seed in range(3):
+        game = random_game(seed, varied(seed), rules=PRESETS[name])
+        again = round_trip(game, tmp_path / f"{name}-{seed}.json")
+        assert again.rules == game.rules and again.actions == game.actions
+        assert again.result == game.result and again.events == game.events
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_record_of_an_escape_replays(name: str, tmp_path: Path) -> None:
+    """R10.4: the escape is recorded with the escaper's seat, whoever was to act."""
+    game = reach(lambda g: g.phase == "play" and len(g.actions) > 20, rules=PRESETS[name])
+    seat = ((game.current_seat or 0) + 1) % 5
+    game.apply(Escape(seat))
+    data = to_record(game)
+    assert data["actions"][-1] == {"seat": seat, "action": f"escape {seat}"}
+    assert data["result"]["escaped"] == seat and data["result"]["outcome"] == "escape"
+    again = round_trip(game, tmp_path / "escape.json")
+    assert again.result == game.result and again.events == game.events
+    data["actions"][-1]["seat"] = (seat + 1) % 5
+    with pytest.raises(RecordError, match="recorded for seat"):
+        replay(data)
+
+
+@pytest.mark.parametrize("name", ["weihai", "kk_simple", "kk_classic"])
+def test_record_of_a_later_match_game_keeps_its_dealer(name: str, tmp_path: Path) -> None:
+    """R9.1: the previous result in the record makes the replay deal from its emperor."""
+    _, games = play_match(1, 2, varied(1), PRESETS[name])
+    second = games[1]
+    again = round_trip(second, tmp_path / "second.json")
+    assert again.previous == second.previous is not None
+    dealer = again.events[0].public["dealer"]
+    assert dealer == second.previous.emperor and again.events == second.events
 
 
 def test_record_of_an_unfinished_game_replays_to_the_same_state(tmp_path: Path) -> None:
@@ -88,7 +127,8 @@ def edit_action(text: str, wanted: Callable[[str], bool]) -> Callable[[Record], 
 
 def is_play(text: str) -> bool:
     """A recorded play (exact cards), not a pass or a role or tribute decision."""
-    return text.split()[0] not in ("pass", "accept", "decline", "call", "solo", "tribute")
+    words = ("pass", "accept", "decline", "call", "solo", "tribute", "transfer", "show")
+    return text.split()[0] not in (*words, "rebel", "kick", "grab", "escape")
 
 
 def wrong_seat(data: Record) -> int:
@@ -151,7 +191,7 @@ ENVELOPE_EDITS: dict[str, tuple[Callable[[Record], None], str]] = {
     "missing-rules": (drop("rules"), "'rules' is missing"),
     "missing-seed": (drop("seed"), "'seed' is missing"),
     "unknown-rule": (set_field("rules", {"name": "classic", "bogus": 1}), "bad rules"),
-    "bad-tribute": (set_field("tribute_from", {"emperor": 1}), "bad rules or tribute"),
+    "bad-previous": (set_field("previous", {"emperor": 1}), "bad rules or previous result"),
     "truncated-actions": (truncate_actions, "do not finish"),
     "changed-result": (change_scores, "differs"),
 }

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import permutations
+from itertools import permutations, product
 
 import pytest
 
@@ -18,8 +18,9 @@ from baohuang.scoring import (
 )
 from conftest import CLASSIC
 
-#: R10.3's win rule; no preset uses it yet, so it is set directly.
-QQ_WIN = Rules(win_rule="qq")
+#: R10.3's win rule, of the `qq` preset.
+QQ_WIN = Rules.preset("qq")
+KK_PRESETS = [Rules.preset(name) for name in ("kk_simple", "kk_classic")]
 
 
 def role_choices() -> Iterator[tuple[tuple[int, ...], int, int | None]]:
@@ -104,6 +105,31 @@ def test_r10_bad_seats_raise(emperor: int, guard: int | None) -> None:
     negative index or an IndexError."""
     with pytest.raises(ValueError):
         score(CLASSIC, emperor=emperor, guard=guard, places=[0, 1, 2, 3, 4])
+
+
+# ---------------------------------------------------------------- R10.1 kk / lianzhong
+
+
+@pytest.mark.parametrize("rules", KK_PRESETS, ids=lambda r: r.name)
+def test_r10_1_kk_rebellion_and_open_solo_double(rules: Rules) -> None:
+    """×2 after a successful 造反 (暗独保 included), ×2 for an open solo; 明保 and 踢 are no
+    multipliers in KK."""
+    for places, emperor, guard in role_choices():
+        plain = score(CLASSIC, emperor=emperor, guard=guard, places=places)
+        for rebellion, open_solo, open_guard in product((False, True), repeat=3):
+            if guard is not None and open_solo:
+                continue  # an open solo has no guard
+            factor = (2 if rebellion else 1) * (2 if open_solo else 1)
+            got = score(
+                rules,
+                emperor=emperor,
+                guard=guard,
+                places=places,
+                rebellion=rebellion,
+                open_solo=open_solo,
+                open_guard=open_guard and guard is not None,
+            )
+            assert got == [factor * p for p in plain]
 
 
 # ---------------------------------------------------------------- R10.3 qq win rule

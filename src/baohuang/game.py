@@ -323,7 +323,9 @@ class Game(RolePhases):
             open_guard=self.open_guard,
             kicked=self.kicked,
         )
-        won = outcome(self.rules, emperor=emperor, guard=guard, places=places)
+        won = outcome(
+            self.rules, emperor=emperor, guard=guard, places=places, open_solo=self.open_solo
+        )
         self._set_result(scores, won)
 
     def _set_result(self, scores: list[int], won: Any) -> None:
@@ -402,10 +404,13 @@ class Game(RolePhases):
         self._legal = None
 
     def _auto(self) -> None:
-        """Apply the steps that leave no choice (R8.4 automatic declines, single options)."""
+        """Apply the steps that leave no choice (R8.4, R11.2 automatic yields, a forced 登基 after
+        转让, single options); never a poll, nor the R9 R* holder's 登基 (whether it has a choice
+        would tell who also holds B*)."""
         while self.phase in ("candidate", "call", "tribute"):
             options = self._legal_now()
-            if len(options) != 1:
+            r9_holder = self.rules.selection == "fixed" and not self.forced
+            if len(options) != 1 or (self.phase == "candidate" and r9_holder):
                 return
             seat = self.current_seat
             assert seat is not None

@@ -122,7 +122,8 @@ class RolePhases(GameState):
         if previous is not None:
             if self.rules.tribute:
                 due += [(seat, None) for seat, n in tribute_payments(previous) for _ in range(n)]
-            due += [(cleared, clearer) for cleared, clearer in previous.cleared]
+            if previous.outcome != "escape":  # R10.4: an escaped game is unscored
+                due += [(cleared, clearer) for cleared, clearer in previous.cleared]
         self.tribute_due = due
         if not due:
             self._start_selection()
@@ -195,9 +196,12 @@ class RolePhases(GameState):
         rules = self.rules
         row = self.cards[seat]
         if rules.selection == "fixed":
+            pass_on = [DECLINE] if rules.yielding else []
             if row[B_MARKED.id]:
-                return [ACCEPT, SOLO, TRANSFER]  # R9.3: 登基 (dark), 独保, 转让
-            return [ACCEPT, DECLINE] if rules.yielding else [ACCEPT]
+                # R9.3: the seat dealt both may 登基 (dark), 独保 or 转让; a later candidate
+                # holding B* may 登基, 独保 or yield like anyone.
+                return [ACCEPT, SOLO, *([TRANSFER] if self.cand_turn == 0 else pass_on)]
+            return [ACCEPT, *pass_on]
         able = bool(callable_ids(row))
         if rules.selection == "kk_classic" and self.cand_turn >= SEATS:
             return [ACCEPT] if able else [DECLINE]  # R11.2: after a lap, whoever is able

@@ -71,9 +71,12 @@ def score(
 
 
 def outcome(
-    rules: Rules, *, emperor: int, guard: int | None, places: Sequence[int]
+    rules: Rules, *, emperor: int, guard: int | None, places: Sequence[int], open_solo: bool = False
 ) -> Literal["emperor", "rebels", "draw"]:
-    """Which side won: by the sign of T (R10), or by the QQ win rule (R10.3)."""
+    """Which side won: by the sign of T (R10), the QQ win rule (R10.3), or for weihai's open
+    solo by whether the emperor is 头科 (R10.2: anyone else first and the emperor loses)."""
+    if rules.scoring == "weihai" and open_solo and guard is None:
+        return "emperor" if places[0] == emperor else "rebels"
     if rules.win_rule == "qq":
         if places[0] == emperor:
             return "draw" if guard is not None and places[4] == guard else "emperor"
