@@ -58,6 +58,7 @@ from .state import PHASE_ZH, SEATS, GameState
 THREE = rank_index("3")
 #: The flat lists a clone copies (the rest are immutable values or nested, see clone()).
 _LIST_SLOTS = (
+    "_hand_texts",
     "sizes",
     "played",
     "events",

@@ -81,6 +81,7 @@ class RolePhases(GameState):
             self.cards[seat][card.id] += 1
             self.counts[seat][card.rank] += 1
         self.sizes = [sum(c) for c in self.counts]
+        self._hand_texts = [None] * SEATS
         self.played = [0] * NUM_RANKS
         self.c0 = rng.randrange(SEATS)
         self.pile = [R_CARD] if rules.emperor_card_aside else []

@@ -29,6 +29,7 @@ class GameState:
     """Everything a game holds; see :class:`~baohuang.game.Game` for the interface."""
 
     __slots__ = (
+        "_hand_texts",
         "_legal",
         "actions",
         "c0",
@@ -126,6 +127,8 @@ class GameState:
     escaped: int | None
     result: GameResult | None
     _legal: list[Action] | None
+    #: Per seat, the hand in notation, kept until the hand changes.
+    _hand_texts: list[list[str] | None]
 
     # ------------------------------------------------------------------ cards
 
@@ -136,22 +139,27 @@ class GameState:
 
     def hand_text(self, seat: int) -> list[str]:
         """:meth:`hand` in notation."""
-        row = self.cards[seat]
-        out: list[str] = []
-        for cid in IDS_HIGH_FIRST:
-            if row[cid]:
-                out += [CARD_TEXT[cid]] * row[cid]
-        return out
+        cached = self._hand_texts[seat]
+        if cached is None:
+            row = self.cards[seat]
+            cached = []
+            for cid in IDS_HIGH_FIRST:
+                if row[cid]:
+                    cached += [CARD_TEXT[cid]] * row[cid]
+            self._hand_texts[seat] = cached
+        return list(cached)
 
     def _take(self, seat: int, card: Card) -> None:
         self.cards[seat][card.id] -= 1
         self.counts[seat][card.rank] -= 1
         self.sizes[seat] -= 1
+        self._hand_texts[seat] = None
 
     def _give(self, seat: int, card: Card) -> None:
         self.cards[seat][card.id] += 1
         self.counts[seat][card.rank] += 1
         self.sizes[seat] += 1
+        self._hand_texts[seat] = None
 
     def _holder(self, card: Card) -> int | None:
         """The seat holding a copy of ``card`` (the first, for cards with copies)."""
