@@ -29,10 +29,12 @@ ALL_RULES = (CLASSIC, ROAST, HOLD_SIXES, ROAST_HOLD_SIXES)
 
 
 def variant(**options: bool) -> Rules:
-    """`classic` with beating and holding options set, ``qq_jokers`` too (not a user option)."""
-    rules = dataclasses.replace(CLASSIC, **options)
-    rules.validate()
-    return rules
+    """`classic` with beating and holding options set, ``qq_jokers`` too (not a user option).
+
+    Not validated: move generation takes any combination, even hold_sixes with hold_threes,
+    which a game refuses (rules.py).
+    """
+    return dataclasses.replace(CLASSIC, **options)
 
 
 TWOS_WILD = variant(twos_wild=True)

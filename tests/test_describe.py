@@ -149,8 +149,9 @@ def test_r7_described_hands_are_the_engines_deal(name: str) -> None:
 
 def test_options_change_the_words() -> None:
     plain = text(Rules.preset("classic"), "zh")
-    roast = text(Rules.preset("classic", roast=True, hold_sixes=True, hold_threes=True), "zh")
-    assert "烤牌（R5.1）" in roast and "憋6（R6.7）" in roast and "清3（R6.8）" in roast
+    roast = text(Rules.preset("classic", roast=True, hold_sixes=True), "zh")
+    assert "烤牌（R5.1）" in roast and "憋6（R6.7）" in roast
+    assert "清3（R6.8）" in text(Rules.preset("classic", hold_threes=True), "zh")
     assert "烤牌" not in plain and "憋6" not in plain
     # R7 ranks_from=6 without the weihai 6s removal: 168 cards, one set aside.
     short = text(Rules.preset("classic", ranks_from="6"), "zh")

@@ -1,11 +1,12 @@
-"""The ``baohuang`` command (命令行): play against bots, simulate bot games, replay records,
-explain the rules of a preset.
+"""The ``baohuang`` command (命令行): play against bots, simulate bot games, run a duplicate
+tournament between bots (arena), replay records, explain the rules of a preset.
 
 Chinese first; ``--lang en`` switches every message to English (see :mod:`baohuang.i18n`).
 """
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections import Counter
@@ -24,7 +25,8 @@ from rich.progress import Progress
 from rich.text import Text
 
 from .actions import Action, Escape, parse_action
-from .bots import Bot, RandomBot, bot_step, play_out
+from .arena import arena_json, assignments, play_deals, summarize
+from .bots import BOTS, Bot, RandomBot, bot_step, make_bot, play_out
 from .describe import describe, summary
 from .errors import IllegalActionError, NotationError, RecordError, RulesError
 from .events import Event
@@ -34,6 +36,8 @@ from .match import Match, game_seed
 from .record import read_record, replay, write_record
 from .rules import PRESETS, Rules
 from .terminal import (
+    arena_markdown,
+    bot_label,
     event_text,
     legal_summary,
     metrics_table,
@@ -235,6 +239,13 @@ def _with_word(action: str) -> str:
     return f"{action}（{word}）" if word else action
 
 
+def _check_bot(name: str, lang: str) -> str:
+    """``name`` if it is a bot of the registry; else the error in ``lang``, exit 2."""
+    if name not in BOTS:
+        _fail(t("err.bot", lang, name=name, names=", ".join(BOTS)))
+    return name
+
+
 @app.command()
 def play(
     games: Annotated[int, typer.Option("--games", min=1, help="局数 games in the match")] = 1,
@@ -242,16 +253,25 @@ def play(
     lang: LangOption = Lang.zh,
     preset: PresetOption = "classic",
     option: OptionsOption = None,
+    opponents: Annotated[
+        str,
+        typer.Option(
+            "--opponents", help=f"对手机器人 the bots you play against: {', '.join(BOTS)}"
+        ),
+    ] = "random",
 ) -> None:
     """和四个机器人对局（你是座位0）。 Play against four bots, as seat 0."""
     rules = _rules(preset, option, lang.value)
+    _check_bot(opponents, lang.value)
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
     console = Console(highlight=False)
-    intro = t("play.intro", lang.value, preset=_label(rules, option), seed=seed)
+    label = bot_label(opponents, lang.value)
+    intro = t("play.intro", lang.value, preset=_label(rules, option), seed=seed, bots=label)
     console.print(intro, markup=False)
+    bots = [make_bot(opponents, rules, f"{seed}/bot{seat}") for seat in range(5)]
     try:
-        play_match(Match(rules, games, seed), console.input, console, lang.value)
+        play_match(Match(rules, games, seed), console.input, console, lang.value, bots)
     except KeyboardInterrupt:
         console.print(t("bye", lang.value))
 
@@ -389,6 +409,67 @@ def simulate(
     console.print(metrics_table(title, rows, lang.value))
     if records is not None:
         console.print(t("sim.records", lang.value, path=records), markup=False)
+
+
+# ---------------------------------------------------------------------------------- arena
+
+
+def parse_bots(text: str, lang: str) -> list[str]:
+    """``heuristic,random`` as bot names: 2 to 5 different bots of the registry, else exit 2."""
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    for name in names:
+        _check_bot(name, lang)
+    if not 2 <= len(names) <= 5 or len(set(names)) != len(names):
+        _fail(t("arena.bots", lang, bots=text))
+    return names
+
+
+@app.command()
+def arena(
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots", help=f"参赛机器人，逗号分开 bots, comma-separated: {', '.join(BOTS)}"
+        ),
+    ],
+    preset: PresetOption = "classic",
+    games: Annotated[
+        int, typer.Option("--games", min=2, help="牌局数，每副按座位轮换重打 deals, each replayed")
+    ] = 100,
+    seed: Annotated[int, typer.Option("--seed", help="随机种子 seed")] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", min=1, help="进程数 processes")] = 1,
+    json_path: Annotated[
+        Path | None, typer.Option("--json", help="结果写成 JSON write the results here")
+    ] = None,
+    lang: LangOption = Lang.zh,
+    option: OptionsOption = None,
+) -> None:
+    """机器人复式赛：每副牌轮换座位重打。 Duplicate tournament between bots, seats rotated."""
+    rules = _rules(preset, option, lang.value)
+    names = parse_bots(bots, lang.value)
+    console = Console(highlight=False)
+    records = []
+    with Progress(console=console) as progress:
+        task = progress.add_task(t("arena.progress", lang.value), total=games)
+        for record in play_deals(rules, names, games, seed, jobs):
+            records.append(record)
+            progress.advance(task)
+    stats = summarize(names, records)
+    title = t(
+        "arena.title",
+        lang.value,
+        bots=", ".join(names),
+        preset=_label(rules, option),
+        games=games,
+        seatings=len(assignments(len(names))),
+        seed=seed,
+    )
+    console.print(title, markup=False)
+    console.print(arena_markdown(stats, lang.value), markup=False, soft_wrap=True)
+    if json_path is not None:
+        document = arena_json(rules, games, seed, stats)
+        json_path.write_text(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+        console.print(t("arena.json", lang.value, path=json_path), markup=False)
 
 
 # ---------------------------------------------------------------------------------- rules

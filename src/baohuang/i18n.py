@@ -202,11 +202,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "bye": ("已退出。", "left the game."),
     "game.header": ("第 {n}/{total} 局", "game {n}/{total}"),
     "play.intro": (
-        "保皇 · {preset} · 种子 {seed} · 你坐座位0，另外四家是随机机器人。"
+        "保皇 · {preset} · 种子 {seed} · 你坐座位0，另外四家是{bots}机器人。"
         "输入 help 或 ? 查看合法动作",
-        "Baohuang · {preset} · seed {seed} · you are seat 0 against four random bots. "
+        "Baohuang · {preset} · seed {seed} · you are seat 0 against four {bots} bots. "
         "Type help or ? for the legal actions",
     ),
+    "bot.random": ("随机", "random"),
+    "bot.auto": ("托管", "auto (托管)"),
+    "bot.heuristic": ("启发式", "heuristic"),
+    "err.bot": ("没有机器人 {name}：可选 {names}", "unknown bot {name}: bots are {names}"),
     # tables
     "results.title": ("第 {n} 局结果：{outcome}", "game {n} result: {outcome}"),
     "results.final": ("最终得分：{outcome}", "final scores: {outcome}"),
@@ -562,6 +566,26 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "明独：以上张数都 ×{factor}。",
         "Open solo (明独): every number ×{factor}.",
     ),
+    # arena
+    "arena.progress": ("复式赛", "arena"),
+    "arena.title": (
+        "复式赛：{bots}（{preset}，{games} 副牌 × {seatings} 种座位，种子 {seed}）",
+        "duplicate arena: {bots} ({preset}, {games} deals × {seatings} seatings, seed {seed})",
+    ),
+    "arena.col.bot": ("机器人", "bot"),
+    "arena.col.mean": ("每局得分", "points/game"),
+    "arena.col.ci": ("95% 置信区间", "95% CI"),
+    "arena.col.emperor": ("皇帝胜率", "emperor wins"),
+    "arena.col.guard": ("保皇派胜率", "guard wins"),
+    "arena.col.rebel": ("反贼胜率", "rebel wins"),
+    "arena.col.solo": ("独打胜率", "solo wins"),
+    "arena.col.ms": ("平均决策 ms", "decision ms"),
+    "arena.col.p95": ("p95 决策 ms", "p95 ms"),
+    "arena.bots": (
+        "--bots 要写 2 到 5 个不同的机器人，用逗号分开，如 heuristic,random，不是 {bots}",
+        "--bots takes 2 to 5 different bots separated by commas, like heuristic,random, not {bots}",
+    ),
+    "arena.json": ("结果已写入 {path}", "results written to {path}"),
     # replay
     "replay.title": ("回放 {path}（种子 {seed}）", "replay of {path} (seed {seed})"),
     "replay.unfinished": ("记录中的对局没有打完", "the recorded game is not finished"),

@@ -110,6 +110,13 @@ class Rules:
             raise RulesError(
                 f"removed_sixes must be 0-4 with 6s in the pack, not {self.removed_sixes}"
             )
+        if self.hold_sixes and self.hold_threes:
+            raise RulesError(
+                "hold_sixes and hold_threes together: a hand of 6s and 3s could never go out, "
+                "since each must be the final play (R6.7, R6.8)",
+                "憋6 和 清3 不能同时用：只剩 6 和 3 的手牌永远出不完"
+                "（R6.7、R6.8 都要求最后一手出完）",
+            )
         if self.roast and self.qq_jokers:
             raise RulesError(
                 "roast (R5.1) and the QQ joker rule (R5.2) are two different joker rules"

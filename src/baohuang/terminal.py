@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from itertools import groupby
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.cells import cell_len
 from rich.columns import Columns
@@ -18,8 +18,11 @@ from rich.table import Table
 from rich.text import Text
 
 from .cards import RANK_SYMBOLS, Card, sort_cards
-from .i18n import t
+from .i18n import MESSAGES, t
 from .scoring import escape_scores
+
+if TYPE_CHECKING:
+    from .arena import BotStats
 
 #: Rich styles of the narrated event kinds (the rest are plain).
 EVENT_STYLES = {
@@ -469,3 +472,35 @@ def presets_table(rows: Sequence[tuple[str, str]], lang: str) -> Table:
     for name, line in rows:
         _text_row(table, name, line)
     return table
+
+
+def bot_label(name: str, lang: str) -> str:
+    """A bot's name in ``lang`` (随机, 托管, 启发式), the registry name for the others."""
+    key = f"bot.{name}"
+    return t(key, lang) if key in MESSAGES else name
+
+
+def _win_cell(stats: BotStats, role: str) -> str:
+    won, games = stats.wins[role]
+    return f"{won / games:.0%} ({won}/{games})" if games else "-"
+
+
+def arena_markdown(stats: Sequence[BotStats], lang: str) -> str:
+    """The arena's results as a Markdown table: per bot the mean points per game, its 95%
+    interval, win rates by role, and average and p95 decision times."""
+    roles = ("emperor", "guard", "rebel", "solo")
+    keys = ("bot", "mean", "ci", *roles, "ms", "p95")
+    head = [t(f"arena.col.{key}", lang) for key in keys]
+    rows = [
+        [
+            s.name,
+            f"{s.mean:+.2f}",
+            f"[{s.ci_low:+.2f}, {s.ci_high:+.2f}]",
+            *(_win_cell(s, role) for role in roles),
+            f"{s.time_mean_ms:.3f}",
+            f"{s.time_p95_ms:.3f}",
+        ]
+        for s in stats
+    ]
+    lines = [head, [":---"] + ["---:"] * (len(head) - 1), *rows]
+    return "\n".join("| " + " | ".join(cells) + " |" for cells in lines)

@@ -77,6 +77,7 @@ def build_view(game: Game, seat: int | None) -> dict[str, Any]:
         "marked": game.rules.marked,
         "poll": game.poll,
         "open_guard": game.open_guard,
+        "guard_revealed": game.guard_revealed,
         "rebellion": game.rebellion,
         "kicked": game.kicked,
         "escaped": game.escaped,
