@@ -52,7 +52,7 @@ from .movegen import SIX, plays_for
 from .plays import Play, allowed, beats, must_empty_hand
 from .roles import RolePhases
 from .rules import Rules
-from .scoring import GameResult, escape_scores, outcome, score
+from .scoring import GameResult, Outcome, escape_scores, outcome, score
 from .state import PHASE_ZH, SEATS, GameState
 
 THREE = rank_index("3")
@@ -329,7 +329,7 @@ class Game(RolePhases):
         )
         self._set_result(scores, won)
 
-    def _set_result(self, scores: list[int], won: Any) -> None:
+    def _set_result(self, scores: list[int], won: Outcome) -> None:
         self.result = GameResult(
             self.emperor,
             self.guard,
@@ -380,7 +380,6 @@ class Game(RolePhases):
         return self._tribute_options(seat)
 
     def _dispatch(self, seat: int, action: Action, auto: bool = False) -> None:
-        self._legal = None
         phase = self.phase
         if isinstance(action, Escape):
             self._escape(seat)

@@ -348,9 +348,7 @@ class RolePhases(GameState):
         team = {e} | ({self.guard} if self.guard is not None else set())
         others = set(range(SEATS)) - team
         eligible = set()
-        if self.open_solo:
-            eligible |= others
-        if self.open_guard:
+        if self.open_solo or self.open_guard:
             eligible |= others
         if self.rebellion:
             eligible |= team
