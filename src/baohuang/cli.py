@@ -35,6 +35,7 @@ from .i18n import ACTION_WORDS, t
 from .match import Match, game_seed
 from .record import read_record, replay, write_record
 from .rules import PRESETS, Rules
+from .server.commands import serve
 from .terminal import (
     arena_markdown,
     bot_label,
@@ -544,3 +545,6 @@ def replay_command(
         console.print(t("replay.unfinished", lang.value))
     else:
         console.print(results_table(game.result.to_dict(), lang.value))
+
+
+app.command("serve")(serve)

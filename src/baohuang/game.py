@@ -127,7 +127,7 @@ class Game(RolePhases):
             seat = action.seat
         elif self.phase == "play":
             if isinstance(action, Play):
-                action = PlayCards(tuple(self._cards_for(seat, self._check_play(seat, action))))
+                action = PlayCards(tuple(self.cards_for(seat, self._check_play(seat, action))))
             elif isinstance(action, PlayCards):
                 self._check_play(seat, action.play, action.cards)
             elif not isinstance(action, Pass):
@@ -206,7 +206,7 @@ class Game(RolePhases):
             )
         return play
 
-    def _cards_for(self, seat: int, play: Play) -> list[Card]:
+    def cards_for(self, seat: int, play: Play) -> list[Card]:
         """The documented choice of cards for a rank-only play (module docstring)."""
         row = self.cards[seat]
         chosen: list[Card] = []

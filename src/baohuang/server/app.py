@@ -1,0 +1,350 @@
+"""The web application (服务器): the HTTP API, the table WebSocket, the browser client.
+
+``create_app(database)`` builds a FastAPI app; ``baohuang serve`` runs it on uvicorn.
+HTTP errors are ``{"detail": {"code", "message", "zh"}}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Cookie, FastAPI, Request, Response, WebSocket
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
+from sqlalchemy import case, func, select
+from starlette.websockets import WebSocketDisconnect
+
+from ..game import new_game
+from ..record import check_record
+from ..rules import OPTIONS, PRESETS, Rules
+from ..scoring import GameResult
+from .accounts import COOKIE, SESSION_SECONDS, AccountError, Accounts
+from .lobby import Lobby
+from .protocol import (
+    SIGNALS,
+    BotLevel,
+    ClientCommand,
+    ClientHello,
+    ClientMessage,
+    ClientPing,
+    TableConfig,
+    TableInfo,
+)
+from .store import DEFAULT_DATABASE, GameRow, ResultRow, Store, UserRow
+from .table import Conn, message
+
+STATIC = Path(__file__).parent / "static"
+CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+
+
+#: The session cookie, as a route parameter.
+Session = Annotated[str | None, Cookie(alias=COOKIE)]
+
+
+class Credentials(BaseModel):
+    name: str = Field(max_length=100)
+    password: str = Field(max_length=1000)
+
+
+class Nickname(BaseModel):
+    name: str = Field(max_length=100)
+
+
+def create_app(database: str = DEFAULT_DATABASE) -> FastAPI:
+    """The server over ``database`` (an SQLAlchemy URL; plain sqlite/postgresql get async
+    drivers)."""
+    store = Store(database)
+    accounts = Accounts(store)
+    lobby = Lobby(store)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await store.start()
+        await lobby.recover()
+        yield
+        await lobby.close()
+        await store.close()
+
+    app = FastAPI(title="保皇 Baohuang", version="1", lifespan=lifespan)
+    app.state.store, app.state.lobby, app.state.accounts = store, lobby, accounts
+
+    @app.exception_handler(AccountError)
+    async def account_error(request: Request, exc: AccountError) -> JSONResponse:
+        detail = {"code": exc.code, "message": exc.message, "zh": exc.zh}
+        return JSONResponse({"detail": detail}, status_code=exc.status)
+
+    async def user_of(token: str | None) -> UserRow:
+        user = await accounts.user_for(token)
+        if user is None:
+            raise AccountError(401, "login_required", "log in first", "请先登录")
+        return user
+
+    def opened(response: Response, user: UserRow, token: str) -> dict[str, Any]:
+        response.set_cookie(
+            COOKIE, token, max_age=SESSION_SECONDS, httponly=True, samesite="lax", path="/"
+        )
+        return public_user(user)
+
+    # ------------------------------------------------------------------ accounts
+
+    @app.post("/api/guest")
+    async def guest(body: Nickname, response: Response) -> dict[str, Any]:
+        return opened(response, *await accounts.guest(body.name))
+
+    @app.post("/api/register")
+    async def register(body: Credentials, response: Response) -> dict[str, Any]:
+        return opened(response, *await accounts.register(body.name, body.password))
+
+    @app.post("/api/login")
+    async def login(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
+        address = request.client.host if request.client else "?"
+        return opened(response, *await accounts.login(body.name, body.password, address))
+
+    @app.post("/api/logout")
+    async def logout(response: Response, session: Session = None) -> dict[str, Any]:
+        await accounts.logout(session)
+        response.delete_cookie(COOKIE, path="/")
+        return {}
+
+    @app.get("/api/me")
+    async def me(session: Session = None) -> dict[str, Any]:
+        return public_user(await user_of(session))
+
+    # ------------------------------------------------------------------ tables
+
+    @app.get("/api/presets")
+    async def presets() -> dict[str, Any]:
+        return {
+            "presets": {name: rules.to_dict() for name, rules in PRESETS.items()},
+            "options": {name: type(getattr(Rules(), name)).__name__ for name in sorted(OPTIONS)},
+            "bot_levels": list(BotLevel.__args__),  # type: ignore[attr-defined]
+            "signals": {key: list(texts) for key, texts in SIGNALS.items()},
+        }
+
+    @app.get("/api/tables")
+    async def tables() -> dict[str, Any]:
+        return {"tables": [info.model_dump() for info in lobby.listing()]}
+
+    @app.post("/api/tables")
+    async def create_table(config: TableConfig, session: Session = None) -> TableInfo:
+        await user_of(session)
+        return (await lobby.create(config)).info()
+
+    @app.get("/api/tables/{table_id}")
+    async def table(table_id: str) -> TableInfo:
+        found = await lobby.get(table_id)
+        if found is None:
+            raise _not_found(f"table {table_id}", f"牌桌 {table_id}")
+        return found.info()
+
+    # ------------------------------------------------------------------ games, history
+
+    @app.get("/api/games/{game_id}/record")
+    async def record(game_id: str) -> Response:
+        row = await _game(store, game_id)
+        return JSONResponse(
+            row.record,
+            headers={"Content-Disposition": f'attachment; filename="baohuang-{game_id}.json"'},
+        )
+
+    @app.get("/api/games/{game_id}/replay")
+    async def replay_steps(game_id: str) -> dict[str, Any]:
+        row = await _game(store, game_id)
+        return {"record": row.record, "steps": replay_views(row.record)}
+
+    @app.get("/api/me/games")
+    async def my_games(session: Session = None) -> dict[str, Any]:
+        return {"games": await history(store, (await user_of(session)).id)}
+
+    @app.get("/api/users/{user_id}/games")
+    async def user_games(user_id: int) -> dict[str, Any]:
+        return {"games": await history(store, user_id)}
+
+    @app.get("/api/leaderboard")
+    async def leaderboard() -> dict[str, Any]:
+        return {"rows": await leaderboard_rows(store)}
+
+    # ------------------------------------------------------------------ the table socket
+
+    @app.websocket("/ws/v1/tables/{table_id}")
+    async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        await websocket.accept()
+        table = await lobby.get(table_id)
+        if table is None:
+            refusal = {"id": None, "code": "not_found", "message": f"no table {table_id}"}
+            await websocket.send_text(message("error", 0, {**refusal, "zh": "没有这张牌桌"}))
+            await websocket.close(code=4404)
+            return
+        user = await accounts.user_for(websocket.cookies.get(COOKIE))
+        conn = Conn(user.id if user else None, user.name if user else None)
+        sender = asyncio.create_task(pump(websocket, conn))
+        greeted = False
+        try:
+            while True:
+                received = await websocket.receive()
+                if received["type"] == "websocket.disconnect":
+                    break
+                text = received.get("text")
+                try:
+                    if text is None:
+                        raise ValueError("binary frames are not part of the protocol")
+                    msg = CLIENT_MESSAGE.validate_json(text)
+                except (ValidationError, ValueError) as exc:
+                    conn.send(message("error", table.seq, bad_message(exc)))
+                    continue
+                if isinstance(msg, ClientPing):
+                    conn.send(message("pong", table.seq, {}))
+                elif isinstance(msg, ClientHello):
+                    greeted = True
+                    table.submit("hello", conn, msg.d)
+                elif not greeted:
+                    conn.send(message("error", table.seq, NOT_HELLO))
+                elif isinstance(msg, ClientCommand):
+                    table.submit("cmd", conn, msg.v, msg.d)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            table.submit("gone", conn)
+            conn.close()
+            await sender
+
+    # ------------------------------------------------------------------ the browser client
+
+    if STATIC.is_dir():
+        app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> Response:
+        page = STATIC / "index.html"
+        if page.is_file():
+            return FileResponse(page)
+        return HTMLResponse("<!doctype html><title>保皇 Baohuang</title><h1>保皇 Baohuang</h1>")
+
+    return app
+
+
+NOT_HELLO = {
+    "id": None,
+    "code": "not_hello",
+    "message": 'say {"t": "hello"} first',
+    "zh": "请先发送 hello",
+}
+
+
+def bad_message(exc: Exception) -> dict[str, Any]:
+    """A ``bad_message`` error naming what was wrong with a client message."""
+    if isinstance(exc, ValidationError):
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "message"
+        what = f"{where}: {first['msg']}"
+    else:
+        what = str(exc)
+    return {"id": None, "code": "bad_message", "message": what, "zh": f"消息格式不对：{what}"}
+
+
+async def pump(websocket: WebSocket, conn: Conn) -> None:
+    """Send a connection's queued messages until it is closed."""
+    with contextlib.suppress(Exception):
+        while (text := await conn.out.get()) is not None:
+            await websocket.send_text(text)
+        await websocket.close()
+
+
+def public_user(user: UserRow) -> dict[str, Any]:
+    return {"id": user.id, "name": user.name, "guest": user.password_hash is None}
+
+
+def _not_found(what: str, zh: str) -> AccountError:
+    return AccountError(404, "not_found", f"no {what}", f"没有{zh}")
+
+
+async def _game(store: Store, game_id: str) -> GameRow:
+    async with store.sessions() as session:
+        row = await session.get(GameRow, game_id)
+    if row is None:
+        raise _not_found(f"game {game_id}", f"对局 {game_id}")
+    return row
+
+
+def replay_views(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """A finished game step by step with every hand open: the spectator view and the five
+    hands before the first action and after each."""
+    check_record(record)
+    previous = record.get("previous")
+    game = new_game(
+        Rules.from_dict(record["rules"]),
+        record["seed"],
+        GameResult.from_dict(previous) if previous else None,
+    )
+
+    def step(action: dict[str, Any] | None) -> dict[str, Any]:
+        hands = [game.hand_text(seat) for seat in range(5)]
+        return {"action": action, "view": game.view(None), "hands": hands}
+
+    steps = [step(None)]
+    for entry in record["actions"]:
+        game.apply(entry["action"])
+        steps.append(step(entry))
+    return steps
+
+
+async def history(store: Store, user_id: int) -> list[dict[str, Any]]:
+    async with store.sessions() as session:
+        rows = await session.execute(
+            select(ResultRow, GameRow)
+            .join(GameRow, GameRow.id == ResultRow.game_id)
+            .where(ResultRow.user_id == user_id)
+            .order_by(GameRow.finished.desc())
+            .limit(200)
+        )
+        return [
+            {
+                "id": game.id,
+                "table": game.table_id,
+                "index": game.index,
+                "finished": game.finished,
+                "seat": result.seat,
+                "role": result.role,
+                "points": result.points,
+                "place": result.place,
+                "won": result.won,
+                "preset": game.preset,
+            }
+            for result, game in rows
+        ]
+
+
+async def leaderboard_rows(store: Store, limit: int = 100) -> list[dict[str, Any]]:
+    """Per user: points, games, win rate, and games and wins by role."""
+    async with store.sessions() as session:
+        rows = await session.execute(
+            select(
+                ResultRow.user_id,
+                UserRow.name,
+                ResultRow.role,
+                func.count(),
+                func.sum(ResultRow.points),
+                func.sum(case((ResultRow.won, 1), else_=0)),
+            )
+            .join(UserRow, UserRow.id == ResultRow.user_id)
+            .group_by(ResultRow.user_id, UserRow.name, ResultRow.role)
+        )
+        users: dict[int, dict[str, Any]] = {}
+        for user_id, name, role, games, points, wins in rows:
+            entry = users.setdefault(
+                user_id,
+                {"user": user_id, "name": name, "points": 0, "games": 0, "wins": 0, "roles": {}},
+            )
+            entry["points"] += int(points)
+            entry["games"] += int(games)
+            entry["wins"] += int(wins)
+            entry["roles"][role] = {"games": int(games), "wins": int(wins)}
+    board = sorted(users.values(), key=lambda e: (-e["points"], e["games"]))[:limit]
+    for entry in board:
+        entry["win_rate"] = entry["wins"] / entry["games"]
+    return board

@@ -1,0 +1,79 @@
+"""The lobby (大厅): the live tables, created here, loaded again after a restart."""
+
+from __future__ import annotations
+
+import secrets
+import time
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from ..errors import RulesError
+from ..rules import Rules
+from .accounts import AccountError
+from .protocol import SEATS, TableConfig, TableInfo
+from .store import Store, TableRow
+from .table import Table
+
+
+class Lobby:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.tables: dict[str, Table] = {}
+
+    async def recover(self) -> None:
+        """Fold every unfinished table from its stored events and start it again."""
+        for row in await self.store.table_rows(("waiting", "playing")):
+            await self._load(row.id, TableConfig(**row.config), row.seed)
+
+    async def _load(self, table_id: str, config: TableConfig, seed: str) -> Table:
+        table = Table(table_id, config, seed, self.store)
+        table.load(await self.store.events(table_id))
+        self.tables[table_id] = table
+        table.start()
+        return table
+
+    async def create(self, config: TableConfig) -> Table:
+        try:
+            Rules.preset(config.preset, **config.options).validate()
+        except (RulesError, TypeError) as exc:
+            zh = exc.text("zh") if isinstance(exc, RulesError) else str(exc)
+            raise AccountError(422, "bad_rules", str(exc), zh) from None
+        table_id = secrets.token_hex(4)
+        seed = secrets.token_hex(8)
+        row = TableRow(
+            id=table_id,
+            config=config.model_dump(),
+            seed=seed,
+            status="waiting",
+            created=time.time(),
+        )
+
+        async def work(session: AsyncSession) -> None:
+            session.add(row)
+
+        await self.store.write(work)
+        table = Table(table_id, config, seed, self.store)
+        self.tables[table_id] = table
+        await table.seat_bots(range(SEATS - config.bots, SEATS))
+        table.start()
+        return table
+
+    async def get(self, table_id: str) -> Table | None:
+        """A live table; one whose actor failed is folded again from the database."""
+        table = self.tables.get(table_id)
+        if table is not None and (table.broken or (table.task and table.task.done())):
+            table = await self._load(table_id, table.config, table.seed)
+        return table
+
+    def listing(self) -> list[TableInfo]:
+        """Tables waiting or playing, and finished ones somebody still sits at."""
+        return [
+            table.info()
+            for table in self.tables.values()
+            if table.status != "finished"
+            or any(seat and seat.user is not None for seat in table.seats)
+        ]
+
+    async def close(self) -> None:
+        for table in self.tables.values():
+            await table.stop()

@@ -1,0 +1,305 @@
+"""The table protocol (协议), version 1: pydantic models whose JSON Schema documents it.
+
+Every WebSocket message is an envelope ``{"t": type, "v": seq, "d": data}`` on
+``/ws/v1/tables/{table_id}``. ``v`` is the table's event sequence number: on an ``event`` the
+number of that event (from 1, one sequence per table across every game of its match); on other
+server messages the table's latest number; on a client command the latest number the client
+had seen when it made the command.
+
+Client → server: ``hello`` (first message: who I am and what I have seen), ``cmd`` (a command
+with an id), ``ping``. Server → client: ``welcome``, ``event``, ``snapshot``, ``ack``,
+``error``, ``pong``. ``docs/protocol.md`` and ``docs/protocol.schema.json`` are generated from
+this module (``baohuang protocol --out docs``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+#: The protocol's major version, also in the WebSocket URL (``/ws/v1/...``).
+VERSION = 1
+SEATS = 5
+#: The bot levels a table may fill empty seats with (and play 托管 with).
+BotLevel = Literal["auto", "random", "heuristic", "search"]
+SeatNo = Annotated[int, Field(ge=0, le=SEATS - 1)]
+CommandId = Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class Model(BaseModel):
+    """Strict models: unknown fields are an error, not silently dropped."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+# ---------------------------------------------------------------------- tables (lobby)
+
+
+class TableConfig(Model):
+    """What the creator of a table chooses (建桌)."""
+
+    name: str = Field("", max_length=40, description="A label for the lobby.")
+    preset: str = Field("classic", description="A rule preset (R7), see GET /api/presets.")
+    options: dict[str, bool | int | str] = Field(
+        default_factory=dict, description="Rule options overriding the preset (R7)."
+    )
+    games: int = Field(1, ge=1, le=50, description="Games in the match (一场), tribute between.")
+    timer: int = Field(
+        30, ge=0, le=600, description="Seconds a human has per turn before 托管; 0: no timer."
+    )
+    bot_level: BotLevel = Field("heuristic", description="The bot that fills seats and 托管.")
+    bots: int = Field(0, ge=0, le=4, description="Seats (the last ones) filled by bots at once.")
+    pause: float = Field(
+        3.0, ge=0, le=30, description="Seconds between games, to read the results."
+    )
+    bot_delay: float = Field(
+        0.8, ge=0, le=5, description="Seconds a bot waits before acting, so people can follow."
+    )
+
+
+class SeatInfo(Model):
+    """One seat as everyone sees it."""
+
+    name: str
+    user: int | None = Field(None, description="The user id of a person; null for a bot.")
+    bot: BotLevel | None = Field(None, description="The bot playing this seat, if a bot.")
+    ready: bool = False
+    auto: bool = Field(False, description="托管: a bot plays for this person now.")
+    connected: bool = False
+
+
+class TableInfo(Model):
+    """A table's public state: the lobby row and the header of a snapshot."""
+
+    id: str
+    config: TableConfig
+    rules: dict[str, Any] = Field(description="Every rule option in force (Rules.to_dict).")
+    status: Literal["waiting", "playing", "finished"]
+    seats: list[SeatInfo | None] = Field(min_length=SEATS, max_length=SEATS)
+    game: int | None = Field(None, description="The current game's index in the match, from 0.")
+    totals: list[int] = Field(description="Points per seat over the finished games.")
+    results: list[list[int]] = Field(description="Scores per seat of each finished game.")
+    watching: int = Field(0, description="Connections without a seat.")
+    seq: int = Field(description="The table's latest event sequence number.")
+
+
+# ---------------------------------------------------------------------- client → server
+
+
+class Hello(Model):
+    """The first message on a connection. ``token`` claims a seat (issued by ``sit``);
+    ``since`` asks for every event after that sequence number (a reconnect)."""
+
+    token: str | None = Field(None, max_length=128)
+    since: int | None = Field(None, ge=0)
+
+
+class CommandBase(Model):
+    """A command: ``id`` is the client's, unique per seat; a repeat is answered with the first
+    answer and not applied again."""
+
+    id: CommandId
+
+
+class Sit(CommandBase):
+    op: Literal["sit"]
+    seat: SeatNo | None = Field(None, description="A free seat; null: the first free one.")
+
+
+class Leave(CommandBase):
+    """Give the seat up; during a game this is an escape (逃跑, R10.4)."""
+
+    op: Literal["leave"]
+
+
+class Ready(CommandBase):
+    op: Literal["ready"]
+    on: bool = True
+
+
+class AddBot(CommandBase):
+    op: Literal["add_bot"]
+    seat: SeatNo
+
+
+class RemoveBot(CommandBase):
+    op: Literal["remove_bot"]
+    seat: SeatNo
+
+
+class Auto(CommandBase):
+    """Switch 托管 (R13) on or off for the own seat."""
+
+    op: Literal["auto"]
+    on: bool
+
+
+class Act(CommandBase):
+    """A game action in the engine's notation (``play 3 3``, ``pass``, ``call 9h``, 登基 …)."""
+
+    op: Literal["act"]
+    action: str = Field(min_length=1, max_length=200)
+
+
+class Signal(CommandBase):
+    """A quick canned message (心战), one of :data:`SIGNALS`."""
+
+    op: Literal["signal"]
+    signal: str
+
+
+class Hint(CommandBase):
+    """Ask what the table's hint bot (``heuristic``) would do now; answered in the ack."""
+
+    op: Literal["hint"]
+
+
+#: The quick messages a seat may send: id → (中文, English).
+SIGNALS: dict[str, tuple[str, str]] = {
+    "hurry": ("快点吧，等得花儿都谢了", "Hurry up, please"),
+    "nice": ("打得漂亮！", "Nice play!"),
+    "partner": ("我是保皇派，别打我！", "I'm on your side!"),
+    "sorry": ("不好意思，手滑了", "Sorry, slip of the hand"),
+    "thanks": ("谢谢配合", "Thanks for the help"),
+    "again": ("再来一局！", "One more game!"),
+}
+
+Command = Annotated[
+    Sit | Leave | Ready | AddBot | RemoveBot | Auto | Act | Signal | Hint, Field(discriminator="op")
+]
+
+
+class ClientHello(Model):
+    t: Literal["hello"]
+    v: int | None = None
+    d: Hello
+
+
+class ClientCommand(Model):
+    t: Literal["cmd"]
+    v: int = Field(ge=0, description="The latest sequence number the client had seen.")
+    d: Command
+
+
+class ClientPing(Model):
+    t: Literal["ping"]
+    v: int | None = None
+    d: dict[str, Any] = Field(default_factory=dict)
+
+
+ClientMessage = Annotated[ClientHello | ClientCommand | ClientPing, Field(discriminator="t")]
+
+
+# ---------------------------------------------------------------------- server → client
+
+
+class Welcome(Model):
+    """The answer to ``hello``: the table, and the seat this connection acts for."""
+
+    table: TableInfo
+    seat: SeatNo | None
+    user: int | None = None
+
+
+class EventData(Model):
+    """One table event as this connection may see it. ``kind`` is one of
+
+    - ``sit`` {seat, name, user, bot}; ``leave`` {seat}; ``ready`` {seat, on};
+      ``auto`` {seat, on, reason: request|timeout|disconnect|reconnect};
+      ``connected`` {seat, on}; ``signal`` {seat, signal, zh, en};
+    - ``start`` {game}: a game of the match begins;
+    - ``game`` {game, events: [engine events, seat-filtered], view?}: the engine events one
+      action caused (``docs/record-format.md`` lists their kinds); a live one carries the
+      seat's fresh view (``Game.view``), replayed ones only on the last;
+    - ``game_over`` {game, result, totals, record}: ``record`` is the download id;
+    - ``match_over`` {totals}; ``hidden`` {}: an event this connection may not see.
+    """
+
+    model_config = ConfigDict(extra="allow")
+    kind: str
+
+
+class Snapshot(Model):
+    """Everything this connection may know now: sent instead of a replay, and after a stale
+    command."""
+
+    table: TableInfo
+    seat: SeatNo | None
+    view: dict[str, Any] | None = Field(description="Game.view(seat) of the current game.")
+
+
+class Ack(Model):
+    """A command was applied (or was a repeat of one that was)."""
+
+    id: str
+    token: str | None = Field(None, description="The seat token, on a successful ``sit``.")
+    seat: SeatNo | None = None
+    hint: str | None = Field(None, description="The suggested action, on ``hint``.")
+
+
+ErrorCode = Literal[
+    "bad_message",
+    "not_hello",
+    "bad_token",
+    "not_seated",
+    "seat_taken",
+    "not_allowed",
+    "not_your_turn",
+    "illegal",
+    "stale",
+    "not_found",
+    "login_required",
+]
+
+
+class ErrorData(Model):
+    """A command or message was refused; nothing changed. ``message`` is English, ``zh``
+    Chinese."""
+
+    id: str | None = None
+    code: ErrorCode
+    message: str
+    zh: str
+
+
+class ServerWelcome(Model):
+    t: Literal["welcome"]
+    v: int
+    d: Welcome
+
+
+class ServerEvent(Model):
+    t: Literal["event"]
+    v: int
+    d: EventData
+
+
+class ServerSnapshot(Model):
+    t: Literal["snapshot"]
+    v: int
+    d: Snapshot
+
+
+class ServerAck(Model):
+    t: Literal["ack"]
+    v: int
+    d: Ack
+
+
+class ServerError(Model):
+    t: Literal["error"]
+    v: int
+    d: ErrorData
+
+
+class ServerPong(Model):
+    t: Literal["pong"]
+    v: int
+    d: dict[str, Any] = Field(default_factory=dict)
+
+
+ServerMessage = Annotated[
+    ServerWelcome | ServerEvent | ServerSnapshot | ServerAck | ServerError | ServerPong,
+    Field(discriminator="t"),
+]

@@ -1,0 +1,118 @@
+// One table's WebSocket (/ws/v1/tables/{id}, protocol.py): hello, event order, commands.
+
+import { both } from "./i18n.js";
+
+let counter = 0;
+
+/** The seat token a `sit` ack gave for this table, kept across reloads. */
+export const tokens = {
+  get: (table) => localStorage.getItem(`bh.token.${table}`),
+  set: (table, token) => localStorage.setItem(`bh.token.${table}`, token),
+  drop: (table) => localStorage.removeItem(`bh.token.${table}`),
+};
+
+/**
+ * A connection that says hello with the saved token and the last sequence number seen,
+ * checks that events arrive in order (a gap reconnects with `since`), reconnects when the
+ * socket drops, and turns commands into promises answered by their ack or error.
+ *
+ * handlers: welcome(d), event(d, v), snapshot(d, v), error(d) for errors of no command,
+ * status(online: boolean).
+ */
+export class TableConn {
+  constructor(table, handlers, since = null) {
+    this.table = table;
+    this.handlers = handlers;
+    this.seq = since;
+    this.pending = new Map();
+    this.closed = false;
+    this.retry = 0;
+    this.open();
+  }
+
+  open() {
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${proto}://${location.host}/ws/v1/tables/${this.table}`);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retry = 0;
+      const hello = { token: tokens.get(this.table), since: this.seq };
+      ws.send(JSON.stringify({ t: "hello", d: hello }));
+    };
+    ws.onmessage = (msg) => this.receive(JSON.parse(msg.data));
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.failPending();
+      if (this.closed) return;
+      this.handlers.status(false);
+      const wait = Math.min(4000, 250 * 2 ** this.retry);
+      this.retry += 1;
+      this.timer = setTimeout(() => this.open(), wait);
+    };
+  }
+
+  receive({ t, v, d }) {
+    if (t === "welcome") {
+      this.handlers.status(true);
+      this.handlers.welcome(d, v);
+    } else if (t === "event") {
+      if (this.seq !== null && v <= this.seq) return; // already seen
+      if (this.seq !== null && v !== this.seq + 1) {
+        this.reconnect(); // a gap: ask again for everything after this.seq
+        return;
+      }
+      this.seq = v;
+      this.handlers.event(d, v);
+    } else if (t === "snapshot") {
+      this.seq = v;
+      this.handlers.snapshot(d, v);
+    } else if (t === "ack" || t === "error") {
+      const waiter = d.id ? this.pending.get(d.id) : null;
+      if (waiter) {
+        this.pending.delete(d.id);
+        if (t === "ack") waiter.resolve(d);
+        else waiter.reject(d);
+      } else if (t === "error") {
+        this.handlers.error(d);
+      }
+    }
+  }
+
+  /** Send command `op` with its fields; resolves with the ack, rejects with the error data. */
+  command(op, fields = {}) {
+    counter += 1;
+    const id = `${Date.now().toString(36)}-${counter}`;
+    return new Promise((resolve, reject) => {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+        reject({ code: "offline", ...both("conn.offline") });
+        return;
+      }
+      this.pending.set(id, { resolve, reject });
+      this.ws.send(JSON.stringify({ t: "cmd", v: this.seq ?? 0, d: { id, op, ...fields } }));
+    });
+  }
+
+  /** Drop the socket and say hello again with `since` (after a gap). */
+  reconnect(since = this.seq) {
+    this.seq = since;
+    const old = this.ws;
+    this.ws = null;
+    old.onclose = null;
+    old.close();
+    this.failPending();
+    this.open();
+  }
+
+  failPending() {
+    for (const waiter of this.pending.values()) {
+      waiter.reject({ code: "offline", ...both("conn.lost") });
+    }
+    this.pending.clear();
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.ws?.close();
+  }
+}

@@ -1,0 +1,234 @@
+// The lobby (大厅): join as a guest or log in, the list of tables, creating a table.
+
+import { api, errorText, loadPresets, session } from "./api.js";
+import { h, mount, toast } from "./dom.js";
+import { t } from "./i18n.js";
+
+/** Set by the lobby before it opens a table the user means to sit at (read by table.js). */
+export const intent = { sit: null };
+
+/** The join box: a guest nickname, or log in / register with a password. */
+export function loginBox(onDone) {
+  let mode = "guest";
+  const box = h("section", { class: "panel login", id: "login" });
+  const draw = () => {
+    const name = h("input", { name: "name", autocomplete: "username", maxlength: 20, required: true });
+    const password = h("input", {
+      name: "password",
+      type: "password",
+      autocomplete: mode === "register" ? "new-password" : "current-password",
+      required: true,
+    });
+    const submit = async (ev) => {
+      ev.preventDefault();
+      const body = { name: name.value.trim() };
+      if (mode !== "guest") body.password = password.value;
+      try {
+        session.user = await api("POST", `/api/${mode}`, body);
+        onDone();
+      } catch (err) {
+        toast(errorText(err), "error");
+      }
+    };
+    const tab = (m) =>
+      h(
+        "button",
+        {
+          type: "button",
+          class: `tab${m === mode ? " on" : ""}`,
+          "data-mode": m,
+          onclick: () => {
+            mode = m;
+            draw();
+          },
+        },
+        t(`login.${m}`),
+      );
+    mount(
+      box,
+      h("h2", {}, t("login.title")),
+      h("div", { class: "tabs" }, tab("guest"), tab("login"), tab("register")),
+      h(
+        "form",
+        { onsubmit: submit },
+        h("label", {}, t("login.name"), name),
+        mode === "guest" ? null : h("label", {}, t("login.password"), password),
+        h("button", { class: "primary", type: "submit" }, t(mode === "guest" ? "login.go_guest" : `login.${mode}`)),
+      ),
+    );
+  };
+  draw();
+  return box;
+}
+
+const seatsTaken = (info) => info.seats.filter(Boolean).length;
+
+function tableRow(info) {
+  const open = info.status === "waiting" && seatsTaken(info) < 5;
+  const go = (sit) => {
+    intent.sit = sit ? info.id : null;
+    location.hash = `#/table/${info.id}`;
+  };
+  return h(
+    "tr",
+    { "data-table": info.id },
+    h("td", {}, info.config.name || `#${info.id}`),
+    h("td", {}, t(`preset.${info.config.preset}`)),
+    h("td", {}, `${seatsTaken(info)}/5`),
+    h("td", {}, String(info.watching)),
+    h("td", {}, t(`status.${info.status}`)),
+    h(
+      "td",
+      { class: "row-actions" },
+      open ? h("button", { class: "primary sit", onclick: () => go(true) }, t("btn.sit")) : null,
+      h("button", { class: "watch", onclick: () => go(false) }, t("btn.watch")),
+    ),
+  );
+}
+
+function tablesPanel() {
+  const body = h("tbody");
+  const panel = h(
+    "section",
+    { class: "panel tables" },
+    h(
+      "div",
+      { class: "panel-head" },
+      h("h2", {}, t("tables.title")),
+      h("button", { onclick: () => refresh() }, t("tables.refresh")),
+    ),
+    h(
+      "table",
+      { class: "grid" },
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          ["col.name", "col.preset", "col.seats", "col.watching", "col.status"].map((k) => h("th", {}, t(k))),
+          h("th"),
+        ),
+      ),
+      body,
+    ),
+  );
+  const refresh = async () => {
+    try {
+      const { tables } = await api("GET", "/api/tables");
+      if (!tables.length) {
+        mount(body, h("tr", {}, h("td", { colspan: 6, class: "empty" }, t("tables.empty"))));
+      } else mount(body, tables.map(tableRow));
+    } catch (err) {
+      toast(errorText(err), "error");
+    }
+  };
+  refresh();
+  return { panel, refresh };
+}
+
+function field(label, input) {
+  return h("label", {}, h("span", {}, label), input);
+}
+
+/** An input for rule option `name` whose value in the chosen preset is `value`. */
+function optionInput(name, value, type) {
+  if (typeof value === "boolean" || /bool/.test(type)) {
+    return h("input", { type: "checkbox", name, checked: Boolean(value) });
+  }
+  if (name === "ranks_from") {
+    return h("select", { name }, ["3", "4", "5", "6"].map((r) => h("option", { value: r, selected: r === value }, r)));
+  }
+  if (typeof value === "number" || /int/.test(type)) {
+    return h("input", { type: "number", name, value: String(value ?? 0), min: 0 });
+  }
+  return h("input", { name, value: String(value ?? "") });
+}
+
+function readOption(input) {
+  if (input.type === "checkbox") return input.checked;
+  if (input.type === "number") return Number(input.value);
+  return input.value;
+}
+
+async function createPanel() {
+  const { presets, bot_levels: levels, options } = await loadPresets();
+  const names = Object.keys(presets);
+  const num = (name, value, min, max, step = 1) =>
+    h("input", { type: "number", name, value: String(value), min, max, step });
+  const preset = h("select", { name: "preset" }, names.map((n) => h("option", { value: n }, t(`preset.${n}`))));
+  const optionBox = h("div", { class: "options" });
+  const drawOptions = () => {
+    const rules = presets[preset.value];
+    mount(
+      optionBox,
+      Object.entries(options).map(([name, type]) =>
+        h("label", { class: "option" }, optionInput(name, rules[name], String(type)), t(`opt.${name}`)),
+      ),
+    );
+  };
+  preset.addEventListener("change", drawOptions);
+  drawOptions();
+  const form = h(
+    "form",
+    { class: "create" },
+    field(t("create.name"), h("input", { name: "name", maxlength: 40 })),
+    field(t("create.preset"), preset),
+    h("fieldset", {}, h("legend", {}, t("create.options")), optionBox),
+    field(t("create.games"), num("games", 1, 1, 50)),
+    field(t("create.timer"), num("timer", 30, 0, 600)),
+    field(
+      t("create.bot_level"),
+      h(
+        "select",
+        { name: "bot_level" },
+        levels.map((b) => h("option", { value: b, selected: b === "heuristic" }, t(`bot.${b}`))),
+      ),
+    ),
+    field(t("create.bots"), num("bots", 4, 0, 4)),
+    field(t("create.bot_delay"), num("bot_delay", 0.8, 0, 5, 0.1)),
+    field(t("create.pause"), num("pause", 3, 0, 30, 0.5)),
+    h("button", { class: "primary", type: "submit" }, t("create.go")),
+  );
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const get = (n) => form.elements[n].value;
+    const rules = presets[get("preset")];
+    const chosen = {};
+    for (const input of optionBox.querySelectorAll("input, select")) {
+      const value = readOption(input);
+      if (value !== rules[input.name]) chosen[input.name] = value;
+    }
+    const config = {
+      name: get("name").trim(),
+      preset: get("preset"),
+      options: chosen,
+      games: Number(get("games")),
+      timer: Number(get("timer")),
+      bot_level: get("bot_level"),
+      bots: Number(get("bots")),
+      bot_delay: Number(get("bot_delay")),
+      pause: Number(get("pause")),
+    };
+    try {
+      const info = await api("POST", "/api/tables", config);
+      intent.sit = info.id;
+      location.hash = `#/table/${info.id}`;
+    } catch (err) {
+      toast(errorText(err), "error");
+    }
+  });
+  return h("section", { class: "panel create-panel" }, h("h2", {}, t("create.title")), form);
+}
+
+/** The lobby page; returns its cleanup. */
+export async function lobbyPage(root, redraw) {
+  if (!session.user) {
+    mount(root, h("div", { class: "lobby" }, loginBox(redraw)));
+    return () => {};
+  }
+  const { panel, refresh } = tablesPanel();
+  mount(root, h("div", { class: "lobby" }, panel, await createPanel()));
+  const timer = setInterval(refresh, 5000);
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,336 @@
+// The table page (牌桌): the connection, the state it folds, commands and the keyboard.
+// Everything shown comes from the seat's own view and the table's public info (R14).
+
+import { errorText, loadPresets, session } from "./api.js";
+import { pickCards, playText, sortCards } from "./cards.js";
+import { TableConn, tokens } from "./conn.js";
+import { h, mount, toast } from "./dom.js";
+import { pick, t } from "./i18n.js";
+import { intent, loginBox } from "./lobby.js";
+import { declaration, eventText } from "./tablelog.js";
+import { renderTable } from "./tableview.js";
+
+const CACHE = (id) => `bh.table.${id}`;
+const LOG_SIZE = 60;
+
+class TablePage {
+  constructor(root, id, signals) {
+    this.root = root;
+    this.id = id;
+    this.signals = signals;
+    this.info = null;
+    this.seat = null;
+    this.view = null;
+    this.log = [];
+    this.decl = {};
+    this.bubbles = {};
+    this.selected = new Set();
+    this.cursor = 0;
+    this.turnKey = null;
+    this.turnAt = Date.now();
+    this.suggested = null;
+    this.modal = null;
+    this.menu = false;
+    this.online = true;
+    this.busy = false;
+    this.showCounter = localStorage.getItem("bh.counter") !== "off";
+    // After a reload: the state seen so far, so that `hello` may ask only for what was missed.
+    const cache = JSON.parse(sessionStorage.getItem(CACHE(id)) || "null");
+    if (cache) Object.assign(this, { info: cache.info, seat: cache.seat, view: cache.view, log: cache.log, decl: cache.decl });
+    this.conn = new TableConn(
+      id,
+      {
+        welcome: (d) => this.onWelcome(d),
+        event: (d) => this.onEvent(d),
+        snapshot: (d) => this.onSnapshot(d),
+        error: (d) => this.onError(d),
+        status: (online) => this.onStatus(online),
+      },
+      cache ? cache.seq : null,
+    );
+    this.keys = (ev) => this.onKey(ev);
+    document.addEventListener("keydown", this.keys);
+    this.clock = setInterval(() => this.tickClock(), 250);
+    this.render();
+  }
+
+  destroy() {
+    this.conn.close();
+    clearInterval(this.clock);
+    document.removeEventListener("keydown", this.keys);
+  }
+
+  // ------------------------------------------------------------ server messages
+
+  onWelcome(d) {
+    if (this.conn.seq !== null && d.seat !== this.seat) {
+      // The state kept from before belongs to another seat: start over from a snapshot.
+      this.view = null;
+      this.seat = d.seat;
+      this.conn.reconnect(null);
+      return;
+    }
+    this.info = d.table;
+    this.seat = d.seat;
+    if (d.seat === null) tokens.drop(this.id);
+    if (intent.sit === this.id) {
+      intent.sit = null;
+      if (d.seat === null) this.sit(null);
+    }
+    this.update();
+  }
+
+  onEvent(d) {
+    if (d.table) this.info = d.table;
+    const name = (s) => this.seatName(s);
+    if (d.kind === "game") {
+      for (const e of d.events) {
+        const text = eventText(e, name);
+        if (text) this.addLog(text);
+        const word = declaration(e);
+        if (word) (this.decl[e.seat] ||= []).push(word);
+      }
+      if (d.view) this.setView(d.view);
+    } else if (d.kind === "start") {
+      this.decl = {};
+      this.modal = null;
+      this.addLog(t("ev.start", { n: d.game + 1 }));
+    } else if (d.kind === "game_over") {
+      this.modal = { kind: "game", game: d.game, result: d.result, totals: d.totals, record: d.record };
+    } else if (d.kind === "match_over") {
+      this.addLog(t("ev.match_over"));
+      this.modal = { kind: "match" };
+    } else if (d.kind === "signal") {
+      this.bubble(d.seat, pick(d.zh, d.en));
+    }
+    this.update();
+  }
+
+  onSnapshot(d) {
+    this.info = d.table;
+    this.seat = d.seat;
+    this.setView(d.view);
+    this.update();
+  }
+
+  onError(d) {
+    if (d.code === "bad_token") tokens.drop(this.id);
+    if (d.code === "not_found") {
+      this.conn.close();
+      mount(this.root, h("div", { class: "panel missing" }, t("conn.missing")));
+      return;
+    }
+    toast(errorText(d), "error");
+  }
+
+  onStatus(online) {
+    if (online && !this.online) toast(t("conn.back"));
+    this.online = online;
+    this.render();
+  }
+
+  setView(view) {
+    const before = this.view;
+    this.view = view;
+    if (!view || !before || view.hand?.join() !== before.hand?.join()) {
+      this.selected.clear();
+      this.cursor = Math.min(this.cursor, Math.max(0, (view?.hand?.length || 1) - 1));
+    }
+    const key = view ? `${this.info?.game}:${view.deal}:${view.seq}` : null;
+    if (key !== this.turnKey) {
+      this.turnKey = key;
+      this.turnAt = Date.now();
+      this.suggested = null;
+    }
+  }
+
+  addLog(text) {
+    this.log.push(text);
+    if (this.log.length > LOG_SIZE) this.log.splice(0, this.log.length - LOG_SIZE);
+  }
+
+  bubble(seat, text) {
+    const mark = Symbol("bubble");
+    this.bubbles[seat] = { text, mark };
+    setTimeout(() => {
+      if (this.bubbles[seat]?.mark === mark) delete this.bubbles[seat];
+      this.render();
+    }, 4000);
+  }
+
+  /** Save what a reload needs, then draw. */
+  update() {
+    const { info, seat, view, log, decl } = this;
+    sessionStorage.setItem(CACHE(this.id), JSON.stringify({ seq: this.conn.seq, info, seat, view, log, decl }));
+    this.render();
+  }
+
+  render() {
+    renderTable(this);
+  }
+
+  tickClock() {
+    const el = this.root.querySelector(".clock");
+    if (el) el.textContent = String(this.secondsLeft());
+  }
+
+  // ------------------------------------------------------------ derived state
+
+  seatName(s) {
+    const info = this.info?.seats?.[s];
+    const name = info ? info.name : t("seat", { n: s });
+    return s === this.seat ? t("seat.me", { name }) : name;
+  }
+
+  hand() {
+    return this.view?.hand ? sortCards(this.view.hand) : [];
+  }
+
+  myTurn() {
+    return this.seat !== null && this.view?.turn === this.seat && this.view.legal.length > 0;
+  }
+
+  /** The selection in rank notation, and whether it is legal now. */
+  selection() {
+    const hand = this.hand();
+    const cards = [...this.selected].sort((a, b) => a - b).map((i) => hand[i]);
+    const play = playText(cards);
+    const legal = this.myTurn() && this.view.phase === "play" && play !== null && this.view.legal.includes(play);
+    return { cards, play, legal };
+  }
+
+  canPass() {
+    return this.myTurn() && this.view.phase === "play" && this.view.legal.includes("pass");
+  }
+
+  /** Seconds left on the turn timer, or null when the seat to act has none. */
+  secondsLeft() {
+    const timer = this.info?.config?.timer || 0;
+    const turn = this.view?.turn;
+    const seat = turn === null || turn === undefined ? null : this.info?.seats?.[turn];
+    if (!timer || !seat || seat.user === null || seat.auto || this.info.status !== "playing") return null;
+    return Math.max(0, Math.ceil(timer - (Date.now() - this.turnAt) / 1000));
+  }
+
+  // ------------------------------------------------------------ commands
+
+  async send(op, fields = {}) {
+    try {
+      return await this.conn.command(op, fields);
+    } catch (err) {
+      toast(errorText(err), "error");
+      return null;
+    }
+  }
+
+  async sit(seat) {
+    const ack = await this.send("sit", { seat });
+    if (!ack) return;
+    if (ack.token) tokens.set(this.id, ack.token);
+    this.seat = ack.seat ?? seat;
+    this.update();
+  }
+
+  async leave() {
+    if (this.info?.status === "playing" && !window.confirm(t("confirm.escape"))) return;
+    if (await this.send("leave")) {
+      tokens.drop(this.id);
+      this.seat = null;
+      this.view = null;
+      this.update();
+    }
+  }
+
+  async act(action) {
+    if (this.busy) return;
+    this.busy = true;
+    const ack = await this.send("act", { action });
+    this.busy = false;
+    if (ack) {
+      this.selected.clear();
+      this.suggested = null;
+    }
+    this.render();
+  }
+
+  play() {
+    const { cards, legal } = this.selection();
+    if (legal) this.act(cards.join(" "));
+  }
+
+  pass() {
+    if (this.canPass()) this.act("pass");
+  }
+
+  async hint() {
+    if (!this.myTurn()) return;
+    const ack = await this.send("hint");
+    if (!ack?.hint) return;
+    const picked = this.view.phase === "play" && ack.hint !== "pass" ? pickCards(ack.hint, this.hand(), this.view.called) : null;
+    if (picked) {
+      this.selected = new Set(picked);
+      this.cursor = Math.min(...picked);
+      this.suggested = null;
+    } else {
+      this.suggested = ack.hint;
+    }
+    this.render();
+  }
+
+  toggle(i) {
+    if (this.selected.has(i)) this.selected.delete(i);
+    else this.selected.add(i);
+    this.cursor = i;
+    this.render();
+  }
+
+  /** Select every card of the rank at hand index `i` (double click). */
+  selectRank(i) {
+    const hand = this.hand();
+    const rank = hand[i][0];
+    hand.forEach((c, k) => c[0] === rank && this.selected.add(k));
+    this.render();
+  }
+
+  toggleCounter() {
+    this.showCounter = !this.showCounter;
+    localStorage.setItem("bh.counter", this.showCounter ? "on" : "off");
+    this.render();
+  }
+
+  // ------------------------------------------------------------ keyboard
+
+  onKey(ev) {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.target.closest?.("input, select, textarea")) return;
+    if (ev.target.closest?.("button, a") && (ev.key === "Enter" || ev.key === " ")) return;
+    const size = this.hand().length;
+    const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
+    if (key === "ArrowLeft" || key === "ArrowRight") {
+      if (!size) return;
+      this.cursor = Math.max(0, Math.min(size - 1, this.cursor + (key === "ArrowLeft" ? -1 : 1)));
+      this.render();
+    } else if (key === " ") {
+      if (size) this.toggle(this.cursor);
+    } else if (key === "Enter") this.play();
+    else if (key === "p") this.pass();
+    else if (key === "h") this.hint();
+    else if (key === "Escape") {
+      this.selected.clear();
+      this.modal = null;
+      this.menu = false;
+      this.render();
+    } else return;
+    ev.preventDefault();
+  }
+}
+
+/** The table page for `#/table/ID`; returns its cleanup. */
+export async function tablePage(root, { id }, redraw) {
+  if (!session.user) {
+    mount(root, h("div", { class: "lobby" }, h("p", { class: "note" }, t("login.needed")), loginBox(redraw)));
+    return () => {};
+  }
+  const { signals } = await loadPresets();
+  const page = new TablePage(root, id, signals);
+  return () => page.destroy();
+}

@@ -1,0 +1,200 @@
+"""Storage (存储): SQLAlchemy 2 async over SQLite (default) or PostgreSQL (asyncpg).
+
+Each table's events are rows ``(table_id, seq)`` holding the public data, each seat's private
+data and a server-only ``secret`` (the action applied, the command id, a seat token's hash);
+the table's state is a fold over them (:mod:`baohuang.server.table`). Writes go through one
+writer task that commits whatever has queued up in one transaction (group commit), so a
+table's event is on disk before anyone hears of it, at thousands of events a second.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, ClassVar
+
+from sqlalchemy import JSON, Boolean, Float, ForeignKey, Integer, String, event, select
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+#: The zero-config database: a SQLite file in the current directory.
+DEFAULT_DATABASE = "sqlite+aiosqlite:///baohuang.db"
+#: Plain URLs get the async driver.
+_DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg"}
+
+
+class Base(DeclarativeBase):
+    type_annotation_map: ClassVar[dict[Any, Any]] = {dict[str, Any]: JSON}
+
+
+class UserRow(Base):
+    __tablename__ = "users"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(40), index=True)
+    #: argon2 hash; ``None`` for a guest.
+    password_hash: Mapped[str | None] = mapped_column(String(200))
+    created: Mapped[float] = mapped_column(Float)
+
+
+class SessionRow(Base):
+    __tablename__ = "sessions"
+    #: sha256 of the cookie's token: a stolen database opens no session.
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    created: Mapped[float] = mapped_column(Float)
+
+
+class TableRow(Base):
+    __tablename__ = "tables"
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    config: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[str] = mapped_column(String(64))
+    #: waiting, playing or finished (a finished table is not loaded again after a restart).
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    created: Mapped[float] = mapped_column(Float)
+
+
+class EventRow(Base):
+    __tablename__ = "events"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    public: Mapped[dict[str, Any]] = mapped_column(JSON)
+    #: Per seat (keys "0".."4"), the fields only that seat sees.
+    private: Mapped[dict[str, Any]] = mapped_column(JSON)
+    #: Never sent to anyone: what the server needs to fold the log again.
+    secret: Mapped[dict[str, Any]] = mapped_column(JSON)
+    at: Mapped[float] = mapped_column(Float)
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+    #: ``{table}-{match}-{game}``, from 1.
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), index=True)
+    index: Mapped[int] = mapped_column(Integer)
+    preset: Mapped[str] = mapped_column(String(40))
+    finished: Mapped[float] = mapped_column(Float)
+    #: The engine's game record (docs/record-format.md).
+    record: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class ResultRow(Base):
+    __tablename__ = "results"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    #: emperor, guard, rebel or solo (the emperor playing alone).
+    role: Mapped[str] = mapped_column(String(16))
+    points: Mapped[int] = mapped_column(Integer)
+    place: Mapped[int | None] = mapped_column(Integer)
+    #: The seat's side won (R10; a draw is no win).
+    won: Mapped[bool] = mapped_column(Boolean)
+
+
+def database_url(url: str) -> str:
+    """``url`` with the async driver filled in (``sqlite:///x.db`` → ``sqlite+aiosqlite``)."""
+    parsed = make_url(url)
+    driver = _DRIVERS.get(parsed.drivername)
+    return parsed.set(drivername=driver).render_as_string(False) if driver else url
+
+
+Write = Callable[[AsyncSession], Awaitable[Any]]
+
+
+class Store:
+    """The database, with a group-committing writer (see the module docstring)."""
+
+    def __init__(self, url: str = DEFAULT_DATABASE) -> None:
+        self.url = database_url(url)
+        self.sqlite = self.url.startswith("sqlite")
+        self.engine = create_async_engine(self.url, pool_pre_ping=not self.sqlite)
+        if self.sqlite:
+            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        self._queue: asyncio.Queue[tuple[Write, asyncio.Future[Any]]] = asyncio.Queue()
+        self._writer: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        async with self.engine.begin() as conn:
+            await conn.run_sync(Base.metadata.create_all)
+        self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
+
+    async def close(self) -> None:
+        if self._writer is not None:
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._writer
+        await self.engine.dispose()
+
+    async def write(self, work: Write) -> Any:
+        """Run ``work`` in a write transaction (shared with other queued writes); its result
+        once committed."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        await self._queue.put((work, future))
+        return await future
+
+    async def _write_loop(self) -> None:
+        while True:
+            batch = [await self._queue.get()]
+            while not self._queue.empty() and len(batch) < 500:
+                batch.append(self._queue.get_nowait())
+            try:
+                results = await self._commit(batch)
+            except Exception:
+                # One bad write must not sink the others: retry them one by one.
+                for item in batch:
+                    try:
+                        (result,) = await self._commit([item])
+                        _settle(item[1], result)
+                    except Exception as exc:
+                        if not item[1].done():
+                            item[1].set_exception(exc)
+                continue
+            for (_, future), result in zip(batch, results, strict=True):
+                _settle(future, result)
+
+    async def _commit(self, batch: list[tuple[Write, asyncio.Future[Any]]]) -> list[Any]:
+        async with self.sessions() as session, session.begin():
+            results = []
+            for work, _ in batch:
+                results.append(await work(session))
+            return results
+
+    # ------------------------------------------------------------------ reads
+
+    async def table_rows(self, statuses: tuple[str, ...]) -> list[TableRow]:
+        async with self.sessions() as session:
+            rows = await session.scalars(
+                select(TableRow).where(TableRow.status.in_(statuses)).order_by(TableRow.created)
+            )
+            return list(rows)
+
+    async def events(self, table_id: str) -> list[EventRow]:
+        async with self.sessions() as session:
+            rows = await session.scalars(
+                select(EventRow).where(EventRow.table_id == table_id).order_by(EventRow.seq)
+            )
+            return list(rows)
+
+
+def _settle(future: asyncio.Future[Any], result: Any) -> None:
+    if not future.done():
+        future.set_result(result)
+
+
+def _sqlite_pragmas(conn: Any, _record: Any) -> None:
+    """WAL lets readers run beside the writer; NORMAL sync is durable across a process kill."""
+    cursor = conn.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def now() -> float:
+    return time.time()

@@ -1,0 +1,795 @@
+"""A table (牌桌): one asyncio task that feeds commands to the engine in order (an actor).
+
+The server holds no game logic: every action goes through :meth:`Game.apply`, every refusal is
+the engine's error. Each state change is a table event: stored first (:class:`Store`), then
+sent to every connection as that connection's seat may see it (R14) under one sequence number.
+The table's state is a fold over its events (:meth:`Table.fold`), which is how a table comes
+back after a restart, ``kill -9`` included.
+
+Event kinds: ``sit`` ``leave`` ``ready`` ``auto`` ``connected`` ``signal`` (the table),
+``start`` ``game`` ``game_over`` ``match_over`` (the match; a ``game`` event holds the engine
+events of one action, and the action itself in its ``secret``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from ..actions import Escape, parse_action
+from ..arena import has_won, role_of
+from ..bots import Bot, make_bot
+from ..cards import format_cards
+from ..errors import BaohuangError
+from ..game import Game
+from ..heuristic import HeuristicBot
+from ..match import Match
+from ..plays import Play
+from ..record import to_record
+from ..rules import Rules
+from .protocol import (
+    SEATS,
+    SIGNALS,
+    Act,
+    AddBot,
+    Auto,
+    Command,
+    Hello,
+    Hint,
+    Leave,
+    Ready,
+    RemoveBot,
+    SeatInfo,
+    Signal,
+    Sit,
+    TableConfig,
+    TableInfo,
+)
+from .store import EventRow, GameRow, ResultRow, Store, TableRow
+
+log = logging.getLogger("baohuang.server")
+
+#: Events that change the table header: they carry the whole TableInfo.
+TABLE_KINDS = frozenset(
+    {"sit", "leave", "ready", "auto", "connected", "start", "game_over", "match_over"}
+)
+#: Events holding engine events (the game's state changed): they carry the seat's view.
+ENGINE_KINDS = frozenset({"start", "game"})
+#: A reconnect missing more events than this gets a snapshot instead of a replay.
+MAX_REPLAY = 1000
+#: Commands remembered per seat for answering repeats.
+MAX_ANSWERS = 256
+#: Seconds between two quick signals (心战) of one seat.
+SIGNAL_GAP = 1.5
+#: Outgoing messages queued for one connection before it is dropped as too slow.
+MAX_BACKLOG = 2000
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def message(t: str, v: int, d: Any) -> str:
+    """A protocol envelope as JSON text."""
+    return json.dumps({"t": t, "v": v, "d": d}, ensure_ascii=False, separators=(",", ":"))
+
+
+class Refused(Exception):
+    """A command refused with a protocol error code; nothing changed."""
+
+    def __init__(self, code: str, message: str, zh: str) -> None:
+        super().__init__(message)
+        self.code, self.message, self.zh = code, message, zh
+
+    def data(self, command_id: str | None) -> dict[str, Any]:
+        return {"id": command_id, "code": self.code, "message": self.message, "zh": self.zh}
+
+
+class Conn:
+    """One WebSocket connection's outgoing side: a queue drained by its own sender task."""
+
+    def __init__(self, user: int | None, name: str | None) -> None:
+        self.user = user
+        self.name = name
+        self.seat: int | None = None
+        self.greeted = False
+        self.out: asyncio.Queue[str | None] = asyncio.Queue()
+        #: Answers to a spectator's commands (a seat's live on the seat).
+        self.answers: OrderedDict[str, str] = OrderedDict()
+        self.closed = False
+
+    def send(self, text: str) -> None:
+        if self.closed:
+            return
+        if self.out.qsize() >= MAX_BACKLOG:
+            self.close()  # too slow to keep up: it reconnects and resyncs
+            return
+        self.out.put_nowait(text)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.out.put_nowait(None)
+
+
+@dataclass(slots=True)
+class Seat:
+    name: str
+    user: int | None = None
+    bot: str | None = None
+    token_hash: str | None = None
+    ready: bool = False
+    auto: bool = False
+    auto_reason: str | None = None
+    conns: set[Conn] = field(default_factory=set)
+    answers: OrderedDict[str, str] = field(default_factory=OrderedDict)
+    last_signal: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Logged:
+    """One stored event, as the table keeps it for resyncs."""
+
+    kind: str
+    public: dict[str, Any]
+    private: dict[int, dict[str, Any]]
+
+
+#: A turn: (match, game, engine event count). A timer or bot wake-up is for one turn only.
+TurnKey = tuple[int, int, int]
+
+
+class Table:
+    """See the module docstring. Create with :meth:`create` or :meth:`load`, then :meth:`run`."""
+
+    def __init__(self, table_id: str, config: TableConfig, seed: str, store: Store) -> None:
+        self.id = table_id
+        self.config = config
+        self.rules = Rules.preset(config.preset, **config.options)
+        self.seed = seed
+        self.store = store
+        self.status = "waiting"
+        self.seats: list[Seat | None] = [None] * SEATS
+        self.bots: list[Bot | None] = [None] * SEATS
+        self.match: Match | None = None
+        self.matches = 0
+        self.results: list[list[int]] = []
+        self.log: list[Logged] = []
+        self.last_game_seq = 0
+        self.watchers: set[Conn] = set()
+        self.inbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
+        self.task: asyncio.Task[None] | None = None
+        self.broken = False
+        self._scheduled: TurnKey | None = None
+
+    # ------------------------------------------------------------------ lifecycle
+
+    @property
+    def seq(self) -> int:
+        return len(self.log)
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self.run(), name=f"table-{self.id}")
+
+    async def run(self) -> None:
+        """The actor loop: one item at a time, in order."""
+        await self._resume()
+        while True:
+            item = await self.inbox.get()
+            try:
+                await self._handle(item)
+            except Exception:
+                # A storage failure leaves memory ahead of the database: drop this copy; the
+                # lobby folds the table again from what was stored.
+                log.exception("table %s failed; it will be reloaded", self.id)
+                self.broken = True
+                for conn in [*self.watchers, *(c for s in self.seats if s for c in s.conns)]:
+                    conn.close()
+                return
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+
+    def submit(self, *item: Any) -> None:
+        self.inbox.put_nowait(item)
+
+    # ------------------------------------------------------------------ the public state
+
+    def info(self) -> TableInfo:
+        seats = [
+            None
+            if seat is None
+            else SeatInfo(
+                name=seat.name,
+                user=seat.user,
+                bot=seat.bot,  # type: ignore[arg-type]
+                ready=seat.ready or seat.bot is not None,
+                auto=seat.auto,
+                connected=seat.bot is not None or bool(seat.conns),
+            )
+            for seat in self.seats
+        ]
+        return TableInfo(
+            id=self.id,
+            config=self.config,
+            rules=self.rules.to_dict(),
+            status=self.status,  # type: ignore[arg-type]
+            seats=seats,
+            game=self.match.index if self.match else None,
+            totals=[sum(r[s] for r in self.results) for s in range(SEATS)],
+            results=self.results,
+            watching=len(self.watchers),
+            seq=self.seq,
+        )
+
+    def snapshot(self, seat: int | None) -> dict[str, Any]:
+        view = self.match.game.view(seat) if self.match else None
+        return {"table": self.info().model_dump(), "seat": seat, "view": view}
+
+    # ------------------------------------------------------------------ events
+
+    async def _record(
+        self,
+        kind: str,
+        public: dict[str, Any],
+        private: dict[int, dict[str, Any]] | None = None,
+        secret: dict[str, Any] | None = None,
+        status: str | None = None,
+        extra: Any = None,
+    ) -> Any:
+        """Store an event (and ``extra`` work in the same transaction), fold it, send it."""
+        private = private or {}
+        row = EventRow(
+            table_id=self.id,
+            seq=self.seq + 1,
+            kind=kind,
+            public=public,
+            private={str(s): d for s, d in private.items()},
+            secret=secret or {},
+            at=time.time(),
+        )
+
+        async def work(session: AsyncSession) -> Any:
+            session.add(row)
+            if status is not None:
+                await session.execute(
+                    update(TableRow).where(TableRow.id == self.id).values(status=status)
+                )
+            return await extra(session) if extra else None
+
+        result = await self.store.write(work)
+        if kind not in ENGINE_KINDS:
+            self.fold(kind, public, secret or {})
+        self.log.append(Logged(kind, public, private))
+        if kind in ENGINE_KINDS:
+            self.last_game_seq = self.seq
+        self._broadcast()
+        return result
+
+    def _conns(self) -> list[tuple[int | None, set[Conn]]]:
+        groups: list[tuple[int | None, set[Conn]]] = [(None, self.watchers)]
+        groups += [(s, seat.conns) for s, seat in enumerate(self.seats) if seat and seat.conns]
+        return groups
+
+    def _event_data(self, index: int, seat: int | None, view: bool) -> dict[str, Any]:
+        logged = self.log[index]
+        data = {"kind": logged.kind, **logged.public}
+        if seat is not None and seat in logged.private:
+            data.update(logged.private[seat])
+        if logged.kind in ENGINE_KINDS and view and self.match:
+            data["view"] = self.match.game.view(seat)
+        return data
+
+    def _broadcast(self) -> None:
+        index = self.seq - 1
+        info = self.info().model_dump() if self.log[index].kind in TABLE_KINDS else None
+        for seat, conns in self._conns():
+            if not conns:
+                continue
+            data = self._event_data(index, seat, view=True)
+            if info is not None:
+                data["table"] = info
+            text = message("event", self.seq, data)
+            for conn in conns:
+                conn.send(text)
+
+    def fold(self, kind: str, public: dict[str, Any], secret: dict[str, Any]) -> None:
+        """Apply one non-game event to the table's state (live and when loading)."""
+        seat: int = public.get("seat", -1)
+        if kind == "sit":
+            self.seats[seat] = Seat(
+                name=public["name"],
+                user=public.get("user"),
+                bot=public.get("bot"),
+                token_hash=secret.get("token_hash"),
+            )
+            self.bots[seat] = None
+        elif kind == "leave":
+            self.seats[seat] = None
+            self.bots[seat] = None
+        elif kind == "ready":
+            self._seat(seat).ready = public["on"]
+        elif kind == "auto":
+            chair = self._seat(seat)
+            chair.auto, chair.auto_reason = public["on"], public["reason"]
+        elif kind == "game_over":
+            self.results.append(public["result"]["scores"])
+        elif kind == "match_over":
+            self.status = "finished"
+            for taken in self.seats:
+                if taken:
+                    taken.ready = False
+        if kind in ("sit", "auto") and secret.get("id"):
+            self._remember(self._seat(seat).answers, secret["id"], self.seq + 1, secret)
+
+    def _seat(self, seat: int) -> Seat:
+        chair = self.seats[seat]
+        assert chair is not None
+        return chair
+
+    def _remember(
+        self, answers: OrderedDict[str, str], command_id: str, seq: int, extra: dict[str, Any]
+    ) -> None:
+        """Keep the answer to a command applied before a reload (no token: it is not kept)."""
+        answers[command_id] = message("ack", seq, {"id": command_id, "seat": extra.get("seat")})
+
+    # ------------------------------------------------------------------ loading (the fold)
+
+    def load(self, rows: list[EventRow]) -> None:
+        """Fold stored events: the table as it was when the last one was written."""
+        for row in rows:
+            private = {int(s): d for s, d in row.private.items()}
+            if row.kind in ENGINE_KINDS:
+                self._replay(row)
+            else:
+                self.fold(row.kind, row.public, row.secret)
+            self.log.append(Logged(row.kind, row.public, private))
+            if row.kind in ENGINE_KINDS:
+                self.last_game_seq = self.seq
+
+    def _replay(self, row: EventRow) -> None:
+        """Re-apply a stored ``start`` or action through the engine; it must agree."""
+        if row.kind == "start":
+            self._begin(row.public["match"], row.public["game"])
+            fresh = self._game.events
+        else:
+            before = len(self._game.events)
+            self._game.apply(parse_action(row.secret["action"]))
+            fresh = self._game.events[before:]
+        if [e.for_seat(None) for e in fresh] != row.public["events"]:
+            raise RuntimeError(f"table {self.id} event {row.seq}: the engine replays differently")
+        seat, command_id = row.secret.get("seat"), row.secret.get("id")
+        if command_id and seat is not None and self.seats[seat]:
+            self._remember(self._seat(seat).answers, command_id, row.seq, {})
+
+    async def _resume(self) -> None:
+        """After a load: finish what a crash interrupted, restart turn timers and bots."""
+        if self.match and self.status == "playing":
+            game = self.match.game
+            last = self.log[-1].kind if self.log else None
+            if game.is_over and last == "game":
+                await self._finish_game()
+            elif game.is_over and last == "game_over":
+                self._schedule_next()
+        for seat, chair in enumerate(self.seats):
+            away = chair and chair.user is not None and not chair.conns and not chair.auto
+            if away and self._in_game():
+                await self._record("auto", {"seat": seat, "on": True, "reason": "disconnect"})
+        self._schedule()
+
+    # ------------------------------------------------------------------ inbox
+
+    async def _handle(self, item: tuple[Any, ...]) -> None:
+        kind = item[0]
+        if kind == "hello":
+            await self._hello(item[1], item[2])
+        elif kind == "cmd":
+            await self._command(item[1], item[2], item[3])
+        elif kind == "gone":
+            await self._gone(item[1])
+        elif kind == "bot" and item[1] == self._turn():
+            await self._bot_turn()
+        elif kind == "timeout" and item[1] == self._turn():
+            seat = self.match.game.current_seat if self.match else None
+            if seat is not None and (chair := self.seats[seat]) and not chair.auto:
+                await self._record("auto", {"seat": seat, "on": True, "reason": "timeout"})
+        elif kind == "next" and item[1] == (self.matches, len(self.results)):
+            await self._start(self.matches, len(self.results))
+        self._schedule()
+
+    async def _hello(self, conn: Conn, hello: Hello) -> None:
+        if conn.greeted:
+            refused = Refused(
+                "not_allowed", "say hello once per connection", "每个连接只能问候一次"
+            )
+            conn.send(message("error", self.seq, refused.data(None)))
+            return
+        conn.greeted = True
+        seat = None
+        if hello.token:
+            digest = hash_token(hello.token)
+            seat = next((s for s, c in enumerate(self.seats) if c and c.token_hash == digest), None)
+            if seat is None:
+                refused = Refused(
+                    "bad_token", "this seat token is not valid at this table", "座位令牌无效"
+                )
+                conn.send(message("error", self.seq, refused.data(None)))
+        conn.seat = seat
+        chair = self.seats[seat] if seat is not None else None
+        (chair.conns if chair else self.watchers).add(conn)
+        conn.send(
+            message(
+                "welcome",
+                self.seq,
+                {"table": self.info().model_dump(), "seat": seat, "user": conn.user},
+            )
+        )
+        since = hello.since
+        if since is not None and 0 <= since <= self.seq and self.seq - since <= MAX_REPLAY:
+            last_game = max(
+                (i for i in range(since, self.seq) if self.log[i].kind in ENGINE_KINDS),
+                default=-1,
+            )
+            for index in range(since, self.seq):
+                data = self._event_data(index, seat, view=index == last_game)
+                conn.send(message("event", index + 1, data))
+        else:
+            conn.send(message("snapshot", self.seq, self.snapshot(seat)))
+        if chair and seat is not None and len(chair.conns) == 1:
+            await self._record("connected", {"seat": seat, "on": True})
+            if chair.auto and chair.auto_reason in ("disconnect", "timeout"):
+                await self._record("auto", {"seat": seat, "on": False, "reason": "reconnect"})
+
+    async def _gone(self, conn: Conn) -> None:
+        conn.close()
+        self.watchers.discard(conn)
+        seat = conn.seat
+        chair = self.seats[seat] if seat is not None else None
+        if chair is None or conn not in chair.conns:
+            return
+        chair.conns.discard(conn)
+        if not chair.conns:
+            await self._record("connected", {"seat": seat, "on": False})
+            if self._in_game() and not chair.auto:
+                await self._record("auto", {"seat": seat, "on": True, "reason": "disconnect"})
+
+    # ------------------------------------------------------------------ commands
+
+    async def _command(self, conn: Conn, seen: int, command: Command) -> None:
+        chair = self.seats[conn.seat] if conn.seat is not None else None
+        answers = chair.answers if chair else conn.answers
+        if command.id in answers:
+            conn.send(answers[command.id])
+            return
+        snapshot = False
+        try:
+            extra = await self._run(conn, seen, command)
+            reply = message("ack", self.seq, {"id": command.id, **extra})
+        except Refused as refused:
+            reply = message("error", self.seq, refused.data(command.id))
+            snapshot = refused.code == "stale"
+        chair = self.seats[conn.seat] if conn.seat is not None else None
+        answers = chair.answers if chair else conn.answers
+        answers[command.id] = reply
+        while len(answers) > MAX_ANSWERS:
+            answers.popitem(last=False)
+        conn.send(reply)
+        if snapshot:
+            conn.send(message("snapshot", self.seq, self.snapshot(conn.seat)))
+
+    async def _run(self, conn: Conn, seen: int, command: Command) -> dict[str, Any]:
+        if isinstance(command, Sit):
+            return await self._sit(conn, command)
+        seat = conn.seat
+        if seat is None or self.seats[seat] is None:
+            raise Refused("not_seated", "take a seat first", "请先入座")
+        chair = self._seat(seat)
+        if isinstance(command, Act):
+            await self._act(seat, chair, seen, command)
+        elif isinstance(command, Hint):
+            return {"hint": self._hint(seat)}
+        elif isinstance(command, Leave):
+            await self._leave(conn, seat)
+        elif isinstance(command, Ready):
+            self._not_playing("ready")
+            await self._record("ready", {"seat": seat, "on": command.on})
+            await self._maybe_start()
+        elif isinstance(command, AddBot | RemoveBot):
+            await self._bot_seat(command, command.id)
+        elif isinstance(command, Auto):
+            if not self._in_game():
+                raise Refused(
+                    "not_allowed", "托管 is only for a game in progress", "对局中才能托管"
+                )
+            if chair.auto != command.on:
+                public = {"seat": seat, "on": command.on, "reason": "request"}
+                await self._record("auto", public, secret={"id": command.id, "seat": seat})
+        elif isinstance(command, Signal):
+            await self._signal(seat, chair, command)
+        return {}
+
+    def _not_playing(self, what: str) -> None:
+        if self.status == "playing":
+            raise Refused(
+                "not_allowed", f"{what}: the match is in progress", f"{what}：比赛正在进行"
+            )
+
+    def _in_game(self) -> bool:
+        return self.status == "playing" and self.match is not None and not self.match.game.is_over
+
+    async def _sit(self, conn: Conn, command: Sit) -> dict[str, Any]:
+        if conn.user is None:
+            raise Refused("login_required", "log in or choose a nickname first", "请先登录或取昵称")
+        if conn.seat is not None:
+            raise Refused("not_allowed", f"you already sit in seat {conn.seat}", "你已经入座了")
+        self._not_playing("sit")
+        if any(c and c.user == conn.user for c in self.seats):
+            raise Refused("not_allowed", "you already sit at this table", "你已经在这张桌上了")
+        free = [s for s, c in enumerate(self.seats) if c is None]
+        seat = command.seat if command.seat is not None else (free[0] if free else None)
+        if seat is None or seat not in free:
+            what = "the table is full" if seat is None else f"seat {seat} is taken"
+            raise Refused("seat_taken", what, "座位已满" if seat is None else f"座位{seat}已有人")
+        token = secrets.token_urlsafe(24)
+        name = conn.name or f"玩家{conn.user}"
+        await self._record(
+            "sit",
+            {"seat": seat, "name": name, "user": conn.user, "bot": None},
+            secret={"token_hash": hash_token(token), "id": command.id, "seat": seat},
+        )
+        self.watchers.discard(conn)
+        conn.seat = seat
+        self._seat(seat).conns.add(conn)
+        await self._record("connected", {"seat": seat, "on": True})
+        return {"token": token, "seat": seat}
+
+    async def _leave(self, conn: Conn, seat: int) -> None:
+        playing = self.status == "playing"
+        if self._in_game():
+            await self._apply(seat, Escape(seat), None)  # R10.4 逃跑
+        await self._record("leave", {"seat": seat})
+        conn.seat = None
+        self.watchers.add(conn)
+        if playing:  # the match goes on: a bot takes the seat
+            await self._record("sit", self._bot_public(seat, self.config.bot_level))
+
+    async def seat_bots(self, seats: Iterable[int]) -> None:
+        """Fill ``seats`` with the table's bots (at creation, before :meth:`start`)."""
+        for seat in seats:
+            await self._record("sit", self._bot_public(seat, self.config.bot_level))
+
+    def _bot_public(self, seat: int, level: str) -> dict[str, Any]:
+        return {"seat": seat, "name": f"机器人{seat + 1}", "user": None, "bot": level}
+
+    async def _bot_seat(self, command: AddBot | RemoveBot, command_id: str) -> None:
+        self._not_playing(command.op)
+        chair = self.seats[command.seat]
+        if isinstance(command, AddBot):
+            if chair is not None:
+                raise Refused("seat_taken", f"seat {command.seat} is taken", "座位已有人")
+            await self._record("sit", self._bot_public(command.seat, self.config.bot_level))
+            await self._maybe_start()
+        else:
+            if chair is None or chair.bot is None:
+                raise Refused("not_allowed", f"no bot in seat {command.seat}", "这个座位没有机器人")
+            await self._record("leave", {"seat": command.seat})
+
+    async def _signal(self, seat: int, chair: Seat, command: Signal) -> None:
+        texts = SIGNALS.get(command.signal)
+        if texts is None:
+            raise Refused(
+                "bad_message",
+                f"unknown signal {command.signal!r}: signals are {', '.join(SIGNALS)}",
+                f"没有这条快捷语 {command.signal!r}",
+            )
+        now = time.monotonic()
+        if now - chair.last_signal < SIGNAL_GAP:
+            raise Refused("not_allowed", "one signal at a time, please", "发言太快了")
+        chair.last_signal = now
+        zh, en = texts
+        await self._record("signal", {"seat": seat, "signal": command.signal, "zh": zh, "en": en})
+
+    async def _act(self, seat: int, chair: Seat, seen: int, command: Act) -> None:
+        if not self._in_game():
+            raise Refused("not_allowed", "no game is in progress", "现在没有进行中的对局")
+        if seen < self.last_game_seq:
+            raise Refused(
+                "stale",
+                f"made against event {seen}, the game has moved on to {self.last_game_seq}",
+                f"指令基于第 {seen} 个事件，牌局已到第 {self.last_game_seq} 个",
+            )
+        assert self.match is not None
+        if self.match.game.current_seat != seat:
+            turn = self.match.game.current_seat
+            raise Refused("not_your_turn", f"it is seat {turn}'s turn", f"现在轮到座位{turn}")
+        if chair.auto:
+            raise Refused(
+                "not_allowed", "托管 is on: switch it off first", "正在托管：请先取消托管"
+            )
+        try:
+            action = parse_action(command.action)
+        except BaohuangError as exc:
+            raise Refused("illegal", str(exc), exc.text("zh")) from None
+        if isinstance(action, Escape):
+            raise Refused("not_allowed", "to escape, leave the table", "要逃跑请离开牌桌")
+        await self._apply(seat, action, command.id)
+
+    async def _apply(self, seat: int, action: Any, command_id: str | None) -> None:
+        """Apply an action through the engine, then store and send its events."""
+        assert self.match is not None
+        game = self.match.game
+        before = len(game.events)
+        try:
+            game.apply(action)
+        except BaohuangError as exc:
+            raise Refused("illegal", str(exc), exc.text("zh")) from None
+        fresh = game.events[before:]
+        private = {
+            s: {"events": [e.for_seat(s) for e in fresh]}
+            for s in range(SEATS)
+            if any(s in e.private for e in fresh)
+        }
+        applied = str(game.actions[-1][1])
+        await self._record(
+            "game",
+            {"game": self.match.index, "events": [e.for_seat(None) for e in fresh]},
+            private,
+            {"seat": seat, "action": applied, "id": command_id},
+        )
+        if game.is_over:
+            await self._finish_game()
+
+    def _hint(self, seat: int) -> str:
+        if not self._in_game():
+            raise Refused("not_allowed", "no game is in progress", "现在没有进行中的对局")
+        assert self.match is not None
+        game = self.match.game
+        if game.current_seat != seat:
+            raise Refused("not_your_turn", "it is not your turn", "还没轮到你")
+        choice = HeuristicBot(self.rules).choose(game.view(seat), game.legal_actions())
+        if isinstance(choice, Play):
+            return format_cards(game.cards_for(seat, choice))
+        return str(choice)
+
+    # ------------------------------------------------------------------ the match
+
+    async def _maybe_start(self) -> None:
+        if self.status == "playing" or any(c is None for c in self.seats):
+            return
+        if all(c.ready or c.bot for c in self.seats if c):
+            await self._start(self.matches + 1, 0)
+
+    @property
+    def _game(self) -> Game:
+        assert self.match is not None
+        return self.match.game
+
+    def _begin(self, match: int, index: int) -> None:
+        """Deal game ``index`` of match number ``match`` (a new match at 0)."""
+        if index == 0:
+            self.matches = match
+            self.match = Match(self.rules, self.config.games, f"{self.seed}/{match}")
+            self.results = []
+        else:
+            assert self.match is not None
+            self.match.next_game()
+        self.status = "playing"
+
+    async def _start(self, match: int, index: int) -> None:
+        self._begin(match, index)
+        await self._record(
+            "start",
+            {"match": match, "game": index, "events": self._game.events_for(None)},
+            {s: {"events": self._game.events_for(s)} for s in range(SEATS)},
+            status="playing",
+        )
+        if self._game.is_over:  # every deal voided, R8.6 … (the engine ends it)
+            await self._finish_game()
+
+    async def _finish_game(self) -> None:
+        """Store the finished game's record and results with its ``game_over`` event."""
+        assert self.match is not None
+        game, index = self.match.game, self.match.index
+        result = game.result
+        assert result is not None
+        match_info = {"seed": self.match.seed, "game": index, "games": self.config.games}
+        record = to_record(game, match_info)
+        users = [(s, c.user) for s, c in enumerate(self.seats) if c and c.user is not None]
+
+        game_id = f"{self.id}-{self.matches}-{index + 1}"
+
+        async def store_game(session: AsyncSession) -> None:
+            row = GameRow(
+                id=game_id,
+                table_id=self.id,
+                index=index,
+                preset=self.rules.name,
+                finished=time.time(),
+                record=record,
+            )
+            session.add(row)
+            await session.flush()  # the results refer to the game
+            for seat, user in users:
+                place = result.places.index(seat) + 1 if seat in result.places else None
+                session.add(
+                    ResultRow(
+                        game_id=game_id,
+                        user_id=user,
+                        seat=seat,
+                        role=role_of(result, seat),
+                        points=result.scores[seat],
+                        place=place,
+                        won=has_won(result, seat),
+                    )
+                )
+
+        totals = [sum(r[s] for r in self.results) + result.scores[s] for s in range(SEATS)]
+        public = {"game": index, "result": result.to_dict(), "totals": totals, "record": game_id}
+        await self._record("game_over", public, extra=store_game)
+        if index + 1 == self.config.games:
+            await self._record("match_over", {"totals": totals}, status="finished")
+        else:
+            self._schedule_next()
+
+    def _schedule_next(self) -> None:
+        key = (self.matches, len(self.results))
+        asyncio.get_running_loop().call_later(self.config.pause, self.submit, "next", key)
+
+    # ------------------------------------------------------------------ bots and timers
+
+    def _turn(self) -> TurnKey | None:
+        if not self._in_game():
+            return None
+        assert self.match is not None
+        return (self.matches, self.match.index, len(self.match.game.events))
+
+    def _schedule(self) -> None:
+        """Wake a bot (or 托管) for the seat to act, or start that person's turn timer."""
+        key = self._turn()
+        if key is None or key == self._scheduled:
+            return
+        assert self.match is not None
+        seat = self.match.game.current_seat
+        chair = self.seats[seat] if seat is not None else None
+        if chair is None:
+            return
+        loop = asyncio.get_running_loop()
+        if chair.bot or chair.auto:
+            self._scheduled = key
+            loop.call_later(self.config.bot_delay, self.submit, "bot", key)
+        elif self.config.timer:
+            self._scheduled = key
+            loop.call_later(self.config.timer, self.submit, "timeout", key)
+
+    async def _bot_turn(self) -> None:
+        assert self.match is not None
+        game = self.match.game
+        seat = game.current_seat
+        chair = self.seats[seat] if seat is not None else None
+        if seat is None or chair is None or not (chair.bot or chair.auto):
+            return
+        bot = self.bots[seat]
+        if bot is None:
+            level = chair.bot or self.config.bot_level
+            bot = self.bots[seat] = make_bot(level, self.rules, f"{self.seed}/{seat}")
+        view, legal = game.view(seat), game.legal_actions()
+        if (chair.bot or self.config.bot_level) == "search":
+            action = await asyncio.to_thread(bot.choose, view, legal)
+        else:
+            action = bot.choose(view, legal)
+        await self._apply(seat, action, None)

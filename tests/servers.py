@@ -1,0 +1,168 @@
+"""Test helpers: the real server in a subprocess on a free loopback port, and a protocol client
+over a real WebSocket."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+SERVE = "from baohuang.cli import app; app()"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class LiveServer:
+    """``baohuang serve`` as a subprocess; :meth:`kill` is ``kill -9``."""
+
+    def __init__(self, database: str, log: Path) -> None:
+        self.database = database
+        self.log = log
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def ws_url(self, table: str) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws/v1/tables/{table}"
+
+    def start(self) -> LiveServer:
+        args = ["serve", "--port", str(self.port), "--database", self.database]
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-c", SERVE, *args], stdout=out, stderr=subprocess.STDOUT
+            )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
+            try:
+                httpx.get(f"{self.url}/api/presets", timeout=1).raise_for_status()
+                return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("server did not start in 30 s")
+
+    def kill(self) -> None:
+        """``kill -9``: no shutdown, no flush."""
+        if self.proc and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def restart(self) -> LiveServer:
+        self.kill()
+        return self.start()
+
+
+def guest(server: LiveServer, name: str) -> httpx.Client:
+    """An HTTP client logged in as a new guest (its cookie jar holds the session)."""
+    client = httpx.Client(base_url=server.url, timeout=10)
+    client.post("/api/guest", json={"name": name}).raise_for_status()
+    return client
+
+
+def create_table(client: httpx.Client, **config: Any) -> dict[str, Any]:
+    response = client.post("/api/tables", json={"bot_delay": 0, "pause": 0, **config})
+    response.raise_for_status()
+    return response.json()  # type: ignore[no-any-return]
+
+
+class Player:
+    """One WebSocket connection speaking the protocol, keeping what it has seen."""
+
+    ids = itertools.count(1)
+
+    def __init__(self, server: LiveServer, table: str, http: httpx.Client | None = None) -> None:
+        cookie = "; ".join(f"{k}={v}" for k, v in http.cookies.items()) if http else ""
+        headers = {"Cookie": cookie} if cookie else {}
+        self.ws: ClientConnection = connect(server.ws_url(table), additional_headers=headers)
+        self.seq = 0
+        self.seat: int | None = None
+        self.token: str | None = None
+        self.view: dict[str, Any] | None = None
+        self.table: dict[str, Any] | None = None
+        self.events: list[dict[str, Any]] = []
+        self.inbox: list[dict[str, Any]] = []
+
+    def send(self, t: str, d: Any, v: int | None = None) -> None:
+        self.ws.send(json.dumps({"t": t, "v": v, "d": d}))
+
+    def recv(self, timeout: float = 10) -> dict[str, Any]:
+        msg: dict[str, Any] = json.loads(self.ws.recv(timeout))
+        data = msg.get("d") or {}
+        if msg["t"] == "event":
+            assert msg["v"] == self.seq + 1, f"gap: had {self.seq}, got {msg['v']}"
+            self.seq = msg["v"]
+            self.events.append(data)
+            if "view" in data:
+                self.view = data["view"]
+            if "table" in data:
+                self.table = data["table"]
+        elif msg["t"] in ("snapshot", "welcome"):
+            self.seq = msg["v"]
+            self.table = data["table"]
+            self.seat = data["seat"]
+            if msg["t"] == "snapshot":
+                self.view = data["view"]
+        return msg
+
+    def hello(self, token: str | None = None, since: int | None = None) -> dict[str, Any]:
+        self.send("hello", {"token": token, "since": since})
+        welcome = self.recv()
+        assert welcome["t"] == "welcome", welcome
+        return welcome
+
+    def command(self, op: str, **fields: Any) -> dict[str, Any]:
+        """Send a command; the ack or error answering it (events before it are kept)."""
+        command_id = f"c{next(self.ids)}"
+        self.send("cmd", {"id": command_id, "op": op, **fields}, v=self.seq)
+        return self.answer(command_id)
+
+    def answer(self, command_id: str, timeout: float = 10) -> dict[str, Any]:
+        while True:
+            msg = self.recv(timeout)
+            if msg["t"] in ("ack", "error") and msg["d"].get("id") == command_id:
+                if msg["t"] == "ack" and msg["d"].get("token"):
+                    self.token, self.seat = msg["d"]["token"], msg["d"]["seat"]
+                return msg
+            if msg["t"] not in ("event", "snapshot"):
+                self.inbox.append(msg)
+
+    def until(self, test: Any, timeout: float = 30) -> dict[str, Any]:
+        """Read messages until one passes ``test``."""
+        deadline = time.monotonic() + timeout
+        while True:
+            msg = self.recv(max(0.01, deadline - time.monotonic()))
+            if test(msg):
+                return msg
+
+    def my_turn(self) -> bool:
+        view = self.view
+        return bool(view and view["turn"] == self.seat and view["legal"])
+
+    def close(self) -> None:
+        self.ws.close()
