@@ -1,7 +1,17 @@
 #!/usr/bin/env bash
-# Set up a virtual environment (if needed) and run every check: ruff, mypy --strict, pytest.
+# Set up everything the tests need (a virtual environment; Debian's PostgreSQL and Chromium when
+# missing) and run every check: ruff, mypy --strict, pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+missing=()
+compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+if [ ${#missing[@]} -gt 0 ]; then
+    sudo=""
+    [ "$(id -u)" = 0 ] || sudo=sudo
+    $sudo apt-get update -q
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev]'
 .venv/bin/ruff check .

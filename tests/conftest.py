@@ -9,13 +9,15 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
+import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 
 from baohuang import Card, Play, Rules
 from baohuang.cards import BIG_JOKER, CARDS, NUM_SUITED_RANKS, SMALL_JOKER, TWO, deck, rank_index
+from servers import Postgres
 
 # The machine is shared: never fail a test on hypothesis' per-example deadline.
 settings.register_profile("baohuang", deadline=None)
@@ -245,3 +247,11 @@ def brute_force_plays(hand: Sequence[Card], current: Play | None, rules: Rules) 
                     continue  # R6.7 憋6, R6.8 清3
                 found.add(play)
     return found
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Postgres]:
+    """A real PostgreSQL cluster for the server tests (installed by scripts/test.sh)."""
+    cluster = Postgres().start()
+    yield cluster
+    cluster.stop()

@@ -6,10 +6,12 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -100,6 +102,7 @@ class Player:
         cookie = "; ".join(f"{k}={v}" for k, v in http.cookies.items()) if http else ""
         headers = {"Cookie": cookie} if cookie else {}
         self.ws: ClientConnection = connect(server.ws_url(table), additional_headers=headers)
+        self.ws.__enter__()
         self.seq = 0
         self.seat: int | None = None
         self.token: str | None = None
@@ -107,12 +110,16 @@ class Player:
         self.table: dict[str, Any] | None = None
         self.events: list[dict[str, Any]] = []
         self.inbox: list[dict[str, Any]] = []
+        #: Every message received, as sent.
+        self.raw: list[str] = []
 
     def send(self, t: str, d: Any, v: int | None = None) -> None:
         self.ws.send(json.dumps({"t": t, "v": v, "d": d}))
 
     def recv(self, timeout: float = 10) -> dict[str, Any]:
-        msg: dict[str, Any] = json.loads(self.ws.recv(timeout))
+        text = self.ws.recv(timeout)
+        self.raw.append(str(text))
+        msg: dict[str, Any] = json.loads(text)
         data = msg.get("d") or {}
         if msg["t"] == "event":
             assert msg["v"] == self.seq + 1, f"gap: had {self.seq}, got {msg['v']}"
@@ -123,10 +130,10 @@ class Player:
             if "table" in data:
                 self.table = data["table"]
         elif msg["t"] in ("snapshot", "welcome"):
-            self.seq = msg["v"]
             self.table = data["table"]
             self.seat = data["seat"]
-            if msg["t"] == "snapshot":
+            if msg["t"] == "snapshot":  # a welcome's number is news; a snapshot's is state
+                self.seq = msg["v"]
                 self.view = data["view"]
         return msg
 
@@ -160,9 +167,56 @@ class Player:
             if test(msg):
                 return msg
 
+    @property
+    def over(self) -> bool:
+        """The match has ended (its last event arrived)."""
+        return bool(self.events) and self.events[-1]["kind"] == "match_over"
+
     def my_turn(self) -> bool:
         view = self.view
         return bool(view and view["turn"] == self.seat and view["legal"])
 
     def close(self) -> None:
         self.ws.close()
+
+
+class Postgres:
+    """A throwaway PostgreSQL cluster (Debian's package) on a free port, for one test session.
+
+    As root the cluster runs as the ``postgres`` user, which PostgreSQL requires.
+    """
+
+    def __init__(self) -> None:
+        found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
+        if not found:
+            raise RuntimeError(
+                "PostgreSQL is not installed: scripts/test.sh installs Debian's postgresql"
+            )
+        self.bin = found[-1].parent
+        self.dir = Path(tempfile.mkdtemp(prefix="baohuang-pg-"))
+        self.port = free_port()
+        self.as_root = os.geteuid() == 0
+
+    def _run(self, *args: str) -> None:
+        command = [str(self.bin / args[0]), *args[1:]]
+        if self.as_root:
+            command = ["runuser", "-u", "postgres", "--", *command]
+        subprocess.run(command, check=True, capture_output=True, timeout=120)
+
+    def start(self) -> Postgres:
+        if self.as_root:  # its own folder under /tmp: pytest's are closed to other users
+            shutil.chown(self.dir, "postgres", "postgres")
+        self._run("initdb", "-D", str(self.dir / "data"), "-A", "trust", "-U", "postgres")
+        options = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off"
+        log = str(self.dir / "log")
+        self._run("pg_ctl", "-D", str(self.dir / "data"), "-o", options, "-l", log, "-w", "start")
+        return self
+
+    def stop(self) -> None:
+        self._run("pg_ctl", "-D", str(self.dir / "data"), "-m", "immediate", "stop")
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def database(self, name: str) -> str:
+        """A fresh database on the cluster."""
+        self._run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", name)
+        return f"postgresql+asyncpg://postgres@127.0.0.1:{self.port}/{name}"

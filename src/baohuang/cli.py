@@ -35,7 +35,7 @@ from .i18n import ACTION_WORDS, t
 from .match import Match, game_seed
 from .record import read_record, replay, write_record
 from .rules import PRESETS, Rules
-from .server.commands import serve
+from .server.commands import protocol, serve
 from .terminal import (
     arena_markdown,
     bot_label,
@@ -548,3 +548,4 @@ def replay_command(
 
 
 app.command("serve")(serve)
+app.command("protocol")(protocol)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -30,3 +31,13 @@ def serve(
         ws_max_size=65536,
         log_level="warning",
     )
+
+
+def protocol(
+    out: Annotated[Path, typer.Option(help="输出目录 folder to write into")] = Path("docs"),
+) -> None:
+    """生成协议文档（JSON Schema 与 Markdown）。 Write the protocol's JSON Schema and docs."""
+    from .schema import write
+
+    for path in write(out):
+        typer.echo(str(path))

@@ -103,6 +103,8 @@ class CommandBase(Model):
 
 
 class Sit(CommandBase):
+    """Take a seat (入座) while no match is in progress; the ack carries the seat token."""
+
     op: Literal["sit"]
     seat: SeatNo | None = Field(None, description="A free seat; null: the first free one.")
 
@@ -114,16 +116,22 @@ class Leave(CommandBase):
 
 
 class Ready(CommandBase):
+    """Ready (准备) or not: the match starts once five seats are filled and all people ready."""
+
     op: Literal["ready"]
     on: bool = True
 
 
 class AddBot(CommandBase):
+    """Put the table's bot in an empty seat."""
+
     op: Literal["add_bot"]
     seat: SeatNo
 
 
 class RemoveBot(CommandBase):
+    """Take a bot out of its seat."""
+
     op: Literal["remove_bot"]
     seat: SeatNo
 

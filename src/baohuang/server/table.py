@@ -69,6 +69,8 @@ TABLE_KINDS = frozenset(
 ENGINE_KINDS = frozenset({"start", "game"})
 #: A reconnect missing more events than this gets a snapshot instead of a replay.
 MAX_REPLAY = 1000
+#: Seconds people have to reconnect after a server restart before 托管 takes their seats.
+RECONNECT_GRACE = 10.0
 #: Commands remembered per seat for answering repeats.
 MAX_ANSWERS = 256
 #: Seconds between two quick signals (心战) of one seat.
@@ -386,10 +388,10 @@ class Table:
                 await self._finish_game()
             elif game.is_over and last == "game_over":
                 self._schedule_next()
-        for seat, chair in enumerate(self.seats):
-            away = chair and chair.user is not None and not chair.conns and not chair.auto
-            if away and self._in_game():
-                await self._record("auto", {"seat": seat, "on": True, "reason": "disconnect"})
+        if any(chair and chair.user is not None for chair in self.seats):
+            # People need a moment to reconnect before 托管 plays for them.
+            loop = asyncio.get_running_loop()
+            loop.call_later(RECONNECT_GRACE, self.submit, "grace", self.seq)
         self._schedule()
 
     # ------------------------------------------------------------------ inbox
@@ -408,6 +410,12 @@ class Table:
             seat = self.match.game.current_seat if self.match else None
             if seat is not None and (chair := self.seats[seat]) and not chair.auto:
                 await self._record("auto", {"seat": seat, "on": True, "reason": "timeout"})
+        elif kind == "grace":
+            for seat, chair in enumerate(self.seats):
+                away = chair and chair.user is not None and not chair.conns and not chair.auto
+                if away and self._in_game():
+                    public = {"seat": seat, "on": True, "reason": "disconnect"}
+                    await self._record("auto", public)
         elif kind == "next" and item[1] == (self.matches, len(self.results)):
             await self._start(self.matches, len(self.results))
         self._schedule()
@@ -504,7 +512,7 @@ class Table:
         elif isinstance(command, Hint):
             return {"hint": self._hint(seat)}
         elif isinstance(command, Leave):
-            await self._leave(conn, seat)
+            await self._leave(seat)
         elif isinstance(command, Ready):
             self._not_playing("ready")
             await self._record("ready", {"seat": seat, "on": command.on})
@@ -558,14 +566,15 @@ class Table:
         await self._record("connected", {"seat": seat, "on": True})
         return {"token": token, "seat": seat}
 
-    async def _leave(self, conn: Conn, seat: int) -> None:
-        playing = self.status == "playing"
+    async def _leave(self, seat: int) -> None:
         if self._in_game():
             await self._apply(seat, Escape(seat), None)  # R10.4 逃跑
+        playing = self.status == "playing"  # the match goes on after an escape
+        for conn in self._seat(seat).conns:  # they stay, watching
+            conn.seat = None
+            self.watchers.add(conn)
         await self._record("leave", {"seat": seat})
-        conn.seat = None
-        self.watchers.add(conn)
-        if playing:  # the match goes on: a bot takes the seat
+        if playing:  # a bot takes the seat
             await self._record("sit", self._bot_public(seat, self.config.bot_level))
 
     async def seat_bots(self, seats: Iterable[int]) -> None:
