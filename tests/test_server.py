@@ -13,11 +13,11 @@ from typing import Any
 
 import httpx
 import pytest
-from servers import LiveServer, Player, Postgres, create_table, guest
 
 from baohuang.actions import PlayCards, parse_action
 from baohuang.errors import NotationError
 from baohuang.record import replay
+from servers import LiveServer, Player, Postgres, create_table, guest
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -204,7 +204,7 @@ def test_messages_to_each_seat_are_exactly_its_view(sqlite_server: LiveServer) -
 
 def test_bad_commands_are_refused_naming_the_problem(sqlite_server: LiveServer) -> None:
     server = sqlite_server
-    http, player = seated(server, bots=3)  # one seat stays empty: the game does not start
+    _http, player = seated(server, bots=3)  # one seat stays empty: the game does not start
     table_id = player.table["id"] if player.table else ""
     # Before hello.
     stranger = Player(server, table_id)
@@ -294,7 +294,7 @@ def test_login_and_accounts(sqlite_server: LiveServer, tmp_path: Path) -> None:
 
 
 def test_r13_turn_timer_puts_the_seat_on_auto(sqlite_server: LiveServer) -> None:
-    http, player = seated(sqlite_server, timer=1)
+    _http, player = seated(sqlite_server, timer=1)
     wait_turn(player)
     auto = player.until(lambda m: m["t"] == "event" and m["d"]["kind"] == "auto")
     assert auto["d"]["on"] and auto["d"]["reason"] == "timeout"

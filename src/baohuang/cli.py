@@ -36,6 +36,7 @@ from .match import Match, game_seed
 from .record import read_record, replay, write_record
 from .rules import PRESETS, Rules
 from .server.commands import protocol, serve
+from .server.loadtest import loadtest
 from .terminal import (
     arena_markdown,
     bot_label,
@@ -549,3 +550,4 @@ def replay_command(
 
 app.command("serve")(serve)
 app.command("protocol")(protocol)
+app.command("loadtest")(loadtest)

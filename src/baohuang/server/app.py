@@ -66,7 +66,9 @@ def create_app(database: str = DEFAULT_DATABASE) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await store.start()
         await lobby.recover()
+        sweeper = asyncio.create_task(lobby.sweep_forever())
         yield
+        sweeper.cancel()
         await lobby.close()
         await store.close()
 

@@ -29,6 +29,7 @@ def serve(
         host=host,
         port=port,
         ws_max_size=65536,
+        ws_per_message_deflate=False,  # compression cost a fifth of the server's time
         log_level="warning",
     )
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 
+from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..errors import RulesError
@@ -14,11 +17,25 @@ from .protocol import SEATS, TableConfig, TableInfo
 from .store import Store, TableRow
 from .table import Table
 
+#: A finished table nobody watches, or a waiting one nobody sits at, leaves memory after this
+#: many idle seconds (a waiting one is closed for good; finished games stay downloadable).
+IDLE_SECONDS = 600.0
+
 
 class Lobby:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.tables: dict[str, Table] = {}
+
+    async def sweep(self) -> None:
+        """Drop deserted tables that have been idle for :data:`IDLE_SECONDS`."""
+        now = time.monotonic()
+        for table_id, table in list(self.tables.items()):
+            if table.deserted and now - table.touched > IDLE_SECONDS:
+                del self.tables[table_id]
+                await table.stop()
+                if table.status == "waiting":
+                    await self.store.write(_close(table_id))
 
     async def recover(self) -> None:
         """Fold every unfinished table from its stored events and start it again."""
@@ -74,6 +91,20 @@ class Lobby:
             or any(seat and seat.user is not None for seat in table.seats)
         ]
 
+    async def sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(60)
+            await self.sweep()
+
     async def close(self) -> None:
         for table in self.tables.values():
             await table.stop()
+
+
+def _close(table_id: str) -> Callable[[AsyncSession], Awaitable[None]]:
+    async def work(session: AsyncSession) -> None:
+        await session.execute(
+            update(TableRow).where(TableRow.id == table_id).values(status="closed")
+        )
+
+    return work

@@ -52,7 +52,7 @@ class TableRow(Base):
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
     config: Mapped[dict[str, Any]] = mapped_column(JSON)
     seed: Mapped[str] = mapped_column(String(64))
-    #: waiting, playing or finished (a finished table is not loaded again after a restart).
+    #: waiting, playing, finished or closed (only waiting and playing ones load after a restart).
     status: Mapped[str] = mapped_column(String(16), index=True)
     created: Mapped[float] = mapped_column(Float)
 

@@ -175,6 +175,8 @@ class Table:
         self.task: asyncio.Task[None] | None = None
         self.broken = False
         self._scheduled: TurnKey | None = None
+        #: When the table last handled anything (for the lobby's clean-up).
+        self.touched = time.monotonic()
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -190,6 +192,7 @@ class Table:
         await self._resume()
         while True:
             item = await self.inbox.get()
+            self.touched = time.monotonic()
             try:
                 await self._handle(item)
             except Exception:
@@ -206,6 +209,14 @@ class Table:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
+
+    @property
+    def deserted(self) -> bool:
+        """No person connected, and none seated while a match waits to begin."""
+        if self.watchers or any(seat and seat.conns for seat in self.seats):
+            return False
+        people = any(seat and seat.user is not None for seat in self.seats)
+        return self.status == "finished" or (self.status == "waiting" and not people)
 
     def submit(self, *item: Any) -> None:
         self.inbox.put_nowait(item)
