@@ -17,7 +17,7 @@ from collections import defaultdict, deque
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import func, select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
 
 from .store import SessionRow, Store, UserRow
 
@@ -128,10 +128,10 @@ class Accounts:
         if not token:
             return
 
-        async def work(session: AsyncSession) -> None:
-            row = await session.get(SessionRow, _digest(token))
+        def work(session: Session) -> None:
+            row = session.get(SessionRow, _digest(token))
             if row is not None:
-                await session.delete(row)
+                session.delete(row)
 
         await self.store.write(work)
 
@@ -148,10 +148,10 @@ class Accounts:
         """Store the user (unless ``existing``) and a new session; the cookie's token."""
         token = secrets.token_urlsafe(32)
 
-        async def work(session: AsyncSession) -> None:
+        def work(session: Session) -> None:
             if not existing:
                 session.add(user)
-                await session.flush()
+                session.flush()
             session.add(SessionRow(token_hash=_digest(token), user_id=user.id, created=time.time()))
 
         await self.store.write(work)

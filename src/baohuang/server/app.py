@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any
@@ -66,6 +67,7 @@ def create_app(database: str = DEFAULT_DATABASE) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await store.start()
         await lobby.recover()
+        gc.freeze()  # what start-up made lives on: keep it out of every collection
         sweeper = asyncio.create_task(lobby.sweep_forever())
         yield
         sweeper.cancel()

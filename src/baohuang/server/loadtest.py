@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import httpx
+import orjson
 import typer
 from rich.console import Console
 from rich.progress import Progress
@@ -72,6 +73,8 @@ class LoadReport:
     games: int
     preset: str
     bot: str
+    #: Seconds each seat thought before acting.
+    think: float = 0.0
     sockets: int = 0
     games_completed: int = 0
     commands: int = 0
@@ -118,6 +121,7 @@ class LoadReport:
             "url": self.url,
             "preset": self.preset,
             "bot": self.bot,
+            "think_s": self.think,
             "tables": self.tables,
             "games_per_table": self.games,
             "sockets": self.sockets,
@@ -185,7 +189,7 @@ class SeatClient:
                 text = await self.ws.recv()
         except TimeoutError:
             raise TimeoutError(f"no message for {self.timeout:g} s") from None
-        msg: dict[str, Any] = json.loads(text)
+        msg: dict[str, Any] = orjson.loads(text)
         kind, seq = msg["t"], msg["v"]
         if kind == "event":
             if seq != self.seq + 1:
@@ -242,6 +246,8 @@ class SeatClient:
 
     async def act(self, view: dict[str, Any]) -> None:
         assert self.bot is not None
+        if self.run.think:
+            await asyncio.sleep(self.run.think)
         legal = [parse_action(text) for text in view["legal"]]
         action = self.bot.choose(view, legal)
         self.sent_at = time.perf_counter()
@@ -255,9 +261,16 @@ class TableRun:
     """One table of the load test and its five seats."""
 
     def __init__(
-        self, index: int, report: LoadReport, bot: str, progress: ProgressHook | None
+        self,
+        index: int,
+        report: LoadReport,
+        bot: str,
+        progress: ProgressHook | None,
+        think: float = 0.0,
     ) -> None:
         self.index = index
+        #: Seconds each seat waits before acting, as a person would (0: a saturation test).
+        self.think = think
         self.report = report
         self.bot = bot
         self.progress = progress
@@ -344,18 +357,20 @@ async def load_test(
     seed: int = 0,
     progress: ProgressHook | None = None,
     timeout: float = IDLE_TIMEOUT,
+    think: float = 0.0,
 ) -> LoadReport:
     """Play ``games`` games at each of ``tables`` tables of five ``bot`` clients on the
     server at ``url`` (``http://host:port``); raise :class:`LoadTestError` if it cannot start.
-    ``timeout``: the seconds a connection may go without a message."""
+    ``timeout``: the seconds a connection may go without a message; ``think``: the seconds
+    each seat waits before acting (0: as fast as the server answers)."""
     if bot not in BOTS:
         raise LoadTestError(
             f"unknown bot {bot!r}: bots are {', '.join(BOTS)}", f"没有机器人 {bot!r}"
         )
     url = url.rstrip("/")
     ws_base = "ws" + url.removeprefix("http")  # http → ws, https → wss
-    report = LoadReport(url, tables, games, preset, bot)
-    runs = [TableRun(index, report, bot, progress) for index in range(tables)]
+    report = LoadReport(url, tables, games, preset, bot, think)
+    runs = [TableRun(index, report, bot, progress, think) for index in range(tables)]
     # The cookie jar takes nothing: each request carries its own guest's cookie.
     jar = CookieJar(DefaultCookiePolicy(allowed_domains=[]))
     async with httpx.AsyncClient(
@@ -417,6 +432,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "title": ("压力测试", "Load test"),
     "tables": ("牌桌", "tables"),
     "sockets": ("连接", "sockets"),
+    "think": ("每步思考 s", "think time per action s"),
     "games": ("完成局数 / 预期", "games completed / expected"),
     "errors": ("错误", "errors"),
     "commands": ("发送指令", "commands sent"),
@@ -442,6 +458,7 @@ def report_rows(report: LoadReport, lang: str) -> list[tuple[str, str]]:
     rows = {
         "tables": str(report.tables),
         "sockets": str(report.sockets),
+        "think": f"{report.think:g}",
         "games": f"{report.games_completed} / {report.games_expected}",
         "errors": str(report.errors),
         "commands": str(report.commands),
@@ -460,6 +477,10 @@ def loadtest(
     preset: Annotated[str, typer.Option(help="规则预设 rule preset")] = "classic",
     bot: Annotated[LoadBot, typer.Option(help="出牌机器人 bot")] = LoadBot.heuristic,
     seed: Annotated[int, typer.Option(help="机器人种子 bot seed")] = 0,
+    think: Annotated[
+        float,
+        typer.Option(min=0, help="每步思考秒数（0：压满） seconds each seat thinks before acting"),
+    ] = 0.0,
     json_file: Annotated[
         Path | None, typer.Option("--json", help="报告另存为 JSON write the report here")
     ] = None,
@@ -481,6 +502,7 @@ def loadtest(
                     bot.value,
                     seed,
                     lambda done: bar.update(task, completed=done),
+                    think=think,
                 )
             )
         except LoadTestError as exc:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 
 from sqlalchemy import update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
 
 from ..errors import RulesError
 from ..rules import Rules
@@ -65,7 +65,7 @@ class Lobby:
             created=time.time(),
         )
 
-        async def work(session: AsyncSession) -> None:
+        def work(session: Session) -> None:
             session.add(row)
 
         await self.store.write(work)
@@ -101,10 +101,8 @@ class Lobby:
             await table.stop()
 
 
-def _close(table_id: str) -> Callable[[AsyncSession], Awaitable[None]]:
-    async def work(session: AsyncSession) -> None:
-        await session.execute(
-            update(TableRow).where(TableRow.id == table_id).values(status="closed")
-        )
+def _close(table_id: str) -> Callable[[Session], None]:
+    def work(session: Session) -> None:
+        session.execute(update(TableRow).where(TableRow.id == table_id).values(status="closed"))
 
     return work

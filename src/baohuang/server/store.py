@@ -12,13 +12,27 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from sqlalchemy import JSON, Boolean, Float, ForeignKey, Integer, String, event, select
+import orjson
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    create_engine,
+    event,
+    insert,
+    select,
+)
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker, create_async_engine
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 #: The zero-config database: a SQLite file in the current directory.
 DEFAULT_DATABASE = "sqlite+aiosqlite:///baohuang.db"
@@ -103,7 +117,20 @@ def database_url(url: str) -> str:
     return parsed.set(drivername=driver).render_as_string(False) if driver else url
 
 
-Write = Callable[[AsyncSession], Awaitable[Any]]
+#: A piece of write work, run inside the writer's transaction with a synchronous ORM session.
+Work = Callable[[Session], Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Append:
+    """An event row (column values) to insert, all of a batch's in one statement, and other
+    work for the same transaction."""
+
+    row: dict[str, Any]
+    work: Work | None = None
+
+
+Write = Work | Append
 
 
 class Store:
@@ -112,10 +139,23 @@ class Store:
     def __init__(self, url: str = DEFAULT_DATABASE) -> None:
         self.url = database_url(url)
         self.sqlite = self.url.startswith("sqlite")
-        self.engine = create_async_engine(self.url, pool_pre_ping=not self.sqlite)
+        self.engine = create_async_engine(
+            self.url, pool_pre_ping=not self.sqlite, json_serializer=_json
+        )
         if self.sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        # SQLite writes go to one thread with a plain sqlite3 connection: a whole batch in one
+        # hop, where aiosqlite would hop to its thread and back for every statement.
+        self._sync: sessionmaker[Session] | None = None
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="store")
+        self._sync_engine = None
+        if self.sqlite:
+            self._sync_engine = create_engine(
+                make_url(self.url).set(drivername="sqlite"), json_serializer=_json
+            )
+            event.listen(self._sync_engine, "connect", _sqlite_pragmas)
+            self._sync = sessionmaker(self._sync_engine, expire_on_commit=False)
         self._queue: asyncio.Queue[tuple[Write, asyncio.Future[Any]]] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
 
@@ -130,6 +170,9 @@ class Store:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._writer
         await self.engine.dispose()
+        self._thread.shutdown()
+        if self._sync_engine is not None:
+            self._sync_engine.dispose()
 
     async def write(self, work: Write) -> Any:
         """Run ``work`` in a write transaction (shared with other queued writes); its result
@@ -159,11 +202,12 @@ class Store:
                 _settle(future, result)
 
     async def _commit(self, batch: list[tuple[Write, asyncio.Future[Any]]]) -> list[Any]:
+        works = [work for work, _ in batch]
+        if self._sync is not None:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._thread, _in_transaction, self._sync, works)
         async with self.sessions() as session, session.begin():
-            results = []
-            for work, _ in batch:
-                results.append(await work(session))
-            return results
+            return await session.run_sync(_run, works)
 
     # ------------------------------------------------------------------ reads
 
@@ -180,6 +224,27 @@ class Store:
                 select(EventRow).where(EventRow.table_id == table_id).order_by(EventRow.seq)
             )
             return list(rows)
+
+
+def _in_transaction(sessions: sessionmaker[Session], works: list[Write]) -> list[Any]:
+    with sessions() as session, session.begin():
+        return _run(session, works)
+
+
+def _run(session: Session, works: list[Write]) -> list[Any]:
+    """Every work of a batch, then its event rows in one ``INSERT``; the works' results."""
+    results = []
+    for work in works:
+        job = work.work if isinstance(work, Append) else work
+        results.append(job(session) if job else None)
+    rows = [work.row for work in works if isinstance(work, Append)]
+    if rows:
+        session.execute(insert(EventRow), rows)
+    return results
+
+
+def _json(value: Any) -> str:
+    return orjson.dumps(value).decode()
 
 
 def _settle(future: asyncio.Future[Any], result: Any) -> None:

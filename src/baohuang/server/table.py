@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import json
 import logging
 import secrets
 import time
@@ -25,8 +24,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from sqlalchemy import update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
 
 from ..actions import Escape, parse_action
 from ..arena import has_won, role_of
@@ -57,7 +57,7 @@ from .protocol import (
     TableConfig,
     TableInfo,
 )
-from .store import EventRow, GameRow, ResultRow, Store, TableRow
+from .store import Append, EventRow, GameRow, ResultRow, Store, TableRow
 
 log = logging.getLogger("baohuang.server")
 
@@ -85,7 +85,7 @@ def hash_token(token: str) -> str:
 
 def message(t: str, v: int, d: Any) -> str:
     """A protocol envelope as JSON text."""
-    return json.dumps({"t": t, "v": v, "d": d}, ensure_ascii=False, separators=(",", ":"))
+    return orjson.dumps({"t": t, "v": v, "d": d}).decode()
 
 
 class Refused(Exception):
@@ -267,25 +267,24 @@ class Table:
     ) -> Any:
         """Store an event (and ``extra`` work in the same transaction), fold it, send it."""
         private = private or {}
-        row = EventRow(
-            table_id=self.id,
-            seq=self.seq + 1,
-            kind=kind,
-            public=public,
-            private={str(s): d for s, d in private.items()},
-            secret=secret or {},
-            at=time.time(),
-        )
+        row = {
+            "table_id": self.id,
+            "seq": self.seq + 1,
+            "kind": kind,
+            "public": public,
+            "private": {str(s): d for s, d in private.items()},
+            "secret": secret or {},
+            "at": time.time(),
+        }
 
-        async def work(session: AsyncSession) -> Any:
-            session.add(row)
+        def work(session: Session) -> Any:
             if status is not None:
-                await session.execute(
+                session.execute(
                     update(TableRow).where(TableRow.id == self.id).values(status=status)
                 )
-            return await extra(session) if extra else None
+            return extra(session) if extra else None
 
-        result = await self.store.write(work)
+        result = await self.store.write(Append(row, work if status or extra else None))
         if kind not in ENGINE_KINDS:
             self.fold(kind, public, secret or {})
         self.log.append(Logged(kind, public, private))
@@ -733,7 +732,7 @@ class Table:
 
         game_id = f"{self.id}-{self.matches}-{index + 1}"
 
-        async def store_game(session: AsyncSession) -> None:
+        def store_game(session: Session) -> None:
             row = GameRow(
                 id=game_id,
                 table_id=self.id,
@@ -743,7 +742,7 @@ class Table:
                 record=record,
             )
             session.add(row)
-            await session.flush()  # the results refer to the game
+            session.flush()  # the results refer to the game
             for seat, user in users:
                 place = result.places.index(seat) + 1 if seat in result.places else None
                 session.add(
