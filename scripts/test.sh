@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 missing=()
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+# A Chinese font, or the browser tests' screenshots show boxes instead of 保皇.
+[ -e /usr/share/fonts/truetype/wqy/wqy-zenhei.ttc ] || missing+=(fonts-wqy-zenhei)
 if [ ${#missing[@]} -gt 0 ]; then
     sudo=""
     [ "$(id -u)" = 0 ] || sudo=sudo

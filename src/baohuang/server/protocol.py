@@ -56,6 +56,9 @@ class TableConfig(Model):
     bot_delay: float = Field(
         0.8, ge=0, le=5, description="Seconds a bot waits before acting, so people can follow."
     )
+    counter: bool = Field(
+        True, description="记牌器 allowed: the page may show the cards still out."
+    )
 
 
 class SeatInfo(Model):

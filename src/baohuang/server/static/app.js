@@ -38,15 +38,16 @@ function header(section) {
       { class: "who" },
       session.user
         ? [
-            h("span", { class: "user" }, session.user.name, session.user.guest ? t("hello.guest") : ""),
+            h(
+              "span",
+              { class: "user" },
+              session.user.name,
+              session.user.guest ? t("hello.guest") : "",
+            ),
             h("button", { class: "small logout", onclick: logout }, t("logout")),
           ]
         : null,
-      h(
-        "button",
-        { class: "small lang", onclick: () => switchLang() },
-        t("lang.switch"),
-      ),
+      h("button", { class: "small lang", onclick: () => switchLang() }, t("lang.switch")),
     ),
   );
 }
@@ -64,7 +65,9 @@ async function route() {
   cleanup?.();
   cleanup = null;
   const hash = location.hash || "#/lobby";
-  const found = ROUTES.map(([re, section, page]) => [hash.match(re), section, page]).find(([m]) => m);
+  const found = ROUTES.map(([re, section, page]) => [hash.match(re), section, page]).find(
+    ([m]) => m,
+  );
   if (!found) {
     location.replace("#/lobby");
     return;

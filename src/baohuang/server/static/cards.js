@@ -5,11 +5,11 @@ import { t } from "./i18n.js";
 
 /** Ranks low to high (R2): 3 … A 2, small joker B, big joker R. */
 export const RANKS = "3456789TJQKA2BR";
-export const TWO = 12;
+const TWO = 12;
 export const SMALL = 13;
 export const BIG = 14;
 const SUITS = "shdc";
-export const SUIT_SYMBOL = { s: "♠", h: "♥", d: "♦", c: "♣" };
+const SUIT_SYMBOL = { s: "♠", h: "♥", d: "♦", c: "♣" };
 
 /** "9h" -> {text, rank, suit, marked}; jokers "B", "R", "B*", "R*" have suit null. */
 export function parseCard(text) {
@@ -18,7 +18,7 @@ export function parseCard(text) {
   return { text, rank, suit: text[1], marked: false };
 }
 
-/** Display order (cards.py IDS_HIGH_FIRST): high rank first, then suit s h d c, plain before marked. */
+/** Display order (cards.py IDS_HIGH_FIRST): high first, suits s h d c, plain before marked. */
 export function sortCards(texts) {
   const key = (c) => {
     const card = parseCard(c);
@@ -38,7 +38,8 @@ export function rankLabel(rank) {
 /** A card in words for labels: ♥9, ♠10, 大王, 小王★. */
 export function cardName(text) {
   const card = parseCard(text);
-  if (card.suit === null) return t(card.rank === BIG ? "card.big" : "card.small") + (card.marked ? "★" : "");
+  if (card.suit === null)
+    return t(card.rank === BIG ? "card.big" : "card.small") + (card.marked ? "★" : "");
   return SUIT_SYMBOL[card.suit] + rankLabel(card.rank);
 }
 
@@ -124,7 +125,11 @@ export function cardEl(text, attrs = {}) {
     return h(
       "div",
       { ...attrs, class: `${cls} ${attrs.class || ""}`, "data-card": text, title: cardName(text) },
-      h("span", { class: "jk" }, t(big ? "card.big.face" : "card.small.face")),
+      h(
+        "span",
+        { class: "jk" },
+        [...t(big ? "card.big.face" : "card.small.face")].map((ch) => h("span", {}, ch)),
+      ),
       h(
         "svg:svg",
         { class: "crown", viewBox: "0 0 24 16", "aria-hidden": "true" },
@@ -151,7 +156,11 @@ export function cardEl(text, attrs = {}) {
 
 /** A row of small cards (a play, a pile). */
 export function cardRow(texts, cls = "mini") {
-  return h("div", { class: `cards ${cls}` }, sortCards(texts).map((c) => cardEl(c)));
+  return h(
+    "div",
+    { class: `cards ${cls}` },
+    sortCards(texts).map((c) => cardEl(c)),
+  );
 }
 
 /** Cards per rank in the pack of `rules` (R7): 4 decks, ranks from ranks_from, weihai's 6s. */

@@ -14,7 +14,8 @@ export const tokens = {
 /**
  * A connection that says hello with the saved token and the last sequence number seen,
  * checks that events arrive in order (a gap reconnects with `since`), reconnects when the
- * socket drops, and turns commands into promises answered by their ack or error.
+ * socket drops (sending unanswered commands again), and turns commands into promises
+ * answered by their ack or error.
  *
  * handlers: welcome(d), event(d, v), snapshot(d, v), error(d) for errors of no command,
  * status(online: boolean).
@@ -39,10 +40,9 @@ export class TableConn {
       const hello = { token: tokens.get(this.table), since: this.seq };
       ws.send(JSON.stringify({ t: "hello", d: hello }));
     };
-    ws.onmessage = (msg) => this.receive(JSON.parse(msg.data));
+    ws.onmessage = (msg) => this.ws === ws && this.receive(JSON.parse(msg.data));
     ws.onclose = () => {
       if (this.ws !== ws) return;
-      this.failPending();
       if (this.closed) return;
       this.handlers.status(false);
       const wait = Math.min(4000, 250 * 2 ** this.retry);
@@ -53,8 +53,12 @@ export class TableConn {
 
   receive({ t, v, d }) {
     if (t === "welcome") {
+      const ws = this.ws;
       this.handlers.status(true);
       this.handlers.welcome(d, v);
+      // Commands left unanswered by the last socket go again with the same id: the server
+      // answers a repeat with its first answer and does not apply it twice.
+      if (this.ws === ws) for (const { text } of this.pending.values()) ws.send(text);
     } else if (t === "event") {
       if (this.seq !== null && v <= this.seq) return; // already seen
       if (this.seq !== null && v !== this.seq + 1) {
@@ -87,8 +91,9 @@ export class TableConn {
         reject({ code: "offline", ...both("conn.offline") });
         return;
       }
-      this.pending.set(id, { resolve, reject });
-      this.ws.send(JSON.stringify({ t: "cmd", v: this.seq ?? 0, d: { id, op, ...fields } }));
+      const text = JSON.stringify({ t: "cmd", v: this.seq ?? 0, d: { id, op, ...fields } });
+      this.pending.set(id, { resolve, reject, text });
+      this.ws.send(text);
     });
   }
 
@@ -99,20 +104,15 @@ export class TableConn {
     this.ws = null;
     old.onclose = null;
     old.close();
-    this.failPending();
     this.open();
-  }
-
-  failPending() {
-    for (const waiter of this.pending.values()) {
-      waiter.reject({ code: "offline", ...both("conn.lost") });
-    }
-    this.pending.clear();
   }
 
   close() {
     this.closed = true;
     clearTimeout(this.timer);
     this.ws?.close();
+    for (const waiter of this.pending.values())
+      waiter.reject({ code: "offline", ...both("conn.lost") });
+    this.pending.clear();
   }
 }

@@ -2,7 +2,7 @@
 
 import { api, errorText, session } from "./api.js";
 import { h, mount } from "./dom.js";
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 import { loginBox } from "./lobby.js";
 
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
@@ -16,21 +16,36 @@ function failure(root, err) {
 }
 
 function gameRow(g) {
-  const when = typeof g.finished === "string" ? new Date(g.finished).toLocaleString() : "";
+  const when = g.finished
+    ? new Date(g.finished * 1000).toLocaleString(lang === "en" ? "en" : "zh-CN")
+    : "";
   return h(
     "tr",
     { "data-game": g.id },
     h("td", {}, `#${g.id}`, when ? h("div", { class: "sub" }, when) : null),
-    h("td", {}, h("a", { href: `#/table/${g.table}` }, `#${g.table}`), ` · ${t("col.game", { n: g.index + 1 })}`),
+    h(
+      "td",
+      {},
+      h("a", { href: `#/table/${g.table}` }, `#${g.table}`),
+      ` · ${t("col.game", { n: g.index + 1 })}`,
+    ),
     h("td", {}, label(`preset.${g.preset}`, g.preset)),
     h("td", {}, g.role ? label(`role.${g.role}`, g.role) : "–"),
     h("td", {}, g.place ? t(`place.${g.place}`) : "–"),
-    h("td", { class: "num" }, g.points === null || g.points === undefined ? "–" : signed(g.points)),
+    h("td", { class: "num" }, typeof g.points === "number" ? signed(g.points) : "–"),
     h(
       "td",
-      { class: "row-actions" },
-      h("a", { class: "button replay", href: `#/replay/${g.id}` }, t("history.replay")),
-      h("a", { class: "button", href: `/api/games/${g.id}/record`, download: `baohuang-${g.id}.json` }, t("btn.download")),
+      {},
+      h(
+        "div",
+        { class: "row-actions" },
+        h("a", { class: "button replay", href: `#/replay/${g.id}` }, t("history.replay")),
+        h(
+          "a",
+          { class: "button", href: `/api/games/${g.id}/record`, download: `baohuang-${g.id}.json` },
+          t("btn.download"),
+        ),
+      ),
     ),
   );
 }
@@ -59,7 +74,16 @@ export async function historyPage(root, _params, redraw) {
         ? h(
             "table",
             { class: "grid" },
-            h("thead", {}, h("tr", {}, head.map((k) => h("th", {}, t(k))), h("th"))),
+            h(
+              "thead",
+              {},
+              h(
+                "tr",
+                {},
+                head.map((k) => h("th", {}, t(k))),
+                h("th"),
+              ),
+            ),
             h("tbody", {}, games.map(gameRow)),
           )
         : h("p", { class: "empty" }, t("history.empty")),
@@ -95,7 +119,15 @@ export async function leaderboardPage(root) {
         ? h(
             "table",
             { class: "grid" },
-            h("thead", {}, h("tr", {}, head.map((k) => h("th", {}, t(k))))),
+            h(
+              "thead",
+              {},
+              h(
+                "tr",
+                {},
+                head.map((k) => h("th", {}, t(k))),
+              ),
+            ),
             h(
               "tbody",
               {},

@@ -9,6 +9,7 @@ export function setLang(value) {
   lang = value === "en" ? "en" : "zh";
   localStorage.setItem(KEY, lang);
   document.documentElement.lang = lang === "en" ? "en" : "zh-CN";
+  document.documentElement.classList.toggle("lang-en", lang === "en");
 }
 
 /** The message `key` in the current language, `{name}` fields filled from `vars`. */
@@ -37,7 +38,6 @@ const S = {
   "lang.switch": ["English", "中文"],
   logout: ["退出登录", "Log out"],
   loading: ["加载中…", "Loading…"],
-  "page.missing": ["没有这个页面", "No such page"],
   "err.network": ["连不上服务器", "Cannot reach the server"],
   "err.generic": ["出错了（{status}）", "Something went wrong ({status})"],
 
@@ -50,7 +50,6 @@ const S = {
   "login.password": ["密码", "Password"],
   "login.go_guest": ["以游客身份进入", "Play as a guest"],
   "login.needed": ["请先进入游戏", "Join the game first"],
-  hello: ["你好，{name}", "Hello, {name}"],
   "hello.guest": ["（游客）", " (guest)"],
 
   // lobby
@@ -77,6 +76,7 @@ const S = {
   "create.bots": ["机器人座位数", "Bot seats"],
   "create.bot_delay": ["机器人出牌间隔（秒）", "Bot delay (seconds)"],
   "create.pause": ["局间休息（秒）", "Pause between games (seconds)"],
+  "create.counter": ["允许记牌器", "Card counter allowed"],
   "create.go": ["建桌并入座", "Create and sit"],
   "preset.classic": ["经典", "classic"],
   "preset.weihai": ["威海", "Weihai"],
@@ -150,7 +150,8 @@ const S = {
   "phase.tribute": ["进贡", "tribute"],
   "phase.candidate": ["选皇帝", "choosing the emperor"],
   "phase.call": ["叫牌", "calling"],
-  "phase.poll": ["表态", "declarations"],
+  "phase.poll": ["表态", "declaring"],
+  "phase.poll.of": ["表态：{poll}", "declaring: {poll}"],
   "phase.play": ["出牌", "playing"],
   "phase.over": ["本局结束", "game over"],
   "poll.solo": ["明独", "open solo"],
@@ -159,13 +160,14 @@ const S = {
   "poll.grab": ["抢独", "grab solo"],
   called: ["叫牌", "called card"],
   pile: ["牌堆", "pile"],
-  candidate: ["皇帝候选人", "candidate"],
   "tribute.due": ["进贡：{seats}", "tribute from: {seats}"],
   lead: ["{name} 出的牌", "played by {name}"],
   "lead.none": ["{name} 领出", "{name} leads"],
   trick: ["本轮", "this round"],
   log: ["记录", "Log"],
   "counter.title": ["记牌器", "Card counter"],
+  "counter.big": ["大王", "Big"],
+  "counter.small": ["小王", "Small"],
   "counter.help": ["还没出、也不在你手里的牌", "cards not played and not in your hand"],
   "role.emperor": ["皇帝", "emperor"],
   "role.guard": ["保皇派", "guard"],
@@ -190,6 +192,14 @@ const S = {
 
   // role-phase dialogs (R8, R9, R11, R12)
   "ask.candidate": ["你是皇帝候选人，登基还是放弃？", "You are the candidate: take the throne?"],
+  "ask.candidate.marked": [
+    "你拿着皇牌 R*：登基还是让位？",
+    "You hold the emperor card R*: take the throne?",
+  ],
+  "ask.candidate.both": [
+    "你同时拿着 R* 和 B*：登基（暗独）、独保，还是转让？",
+    "You hold both R* and B*: 登基 (dark solo), 独保 (open solo) or 转让 (transfer)?",
+  ],
   "ask.call": [
     "叫牌：亮出一张三张，持第四张的人是保皇派",
     "Call a triple: the holder of the 4th copy is your guard",
@@ -238,7 +248,6 @@ const S = {
   "ev.rebellion.no": ["造反不成", "no rebellion"],
   "ev.reveal.guard": ["{seat} 是保皇派", "{seat} is the guard"],
   "ev.reveal.solo": ["{seat} 暗独", "{seat} plays a dark solo"],
-  "ev.round": ["{seat} 领出", "{seat} leads"],
   "ev.jiefeng": ["{seat} 接风", "{seat} leads (接风)"],
   "ev.out": ["{seat} 出完了：{place}", "{seat} is out: {place}"],
   "ev.tribute_paid": ["{seat} 进贡", "{seat} pays tribute"],
@@ -255,7 +264,6 @@ const S = {
   // results
   "results.game": ["第 {n} 局结果：{outcome}", "Game {n}: {outcome}"],
   "results.match": ["比赛总分（{n} 局）", "Match totals ({n} games)"],
-  "col.seat": ["座位", "Seat"],
   "col.player": ["玩家", "Player"],
   "col.role": ["身份", "Role"],
   "col.place": ["名次", "Place"],

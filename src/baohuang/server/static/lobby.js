@@ -12,7 +12,12 @@ export function loginBox(onDone) {
   let mode = "guest";
   const box = h("section", { class: "panel login", id: "login" });
   const draw = () => {
-    const name = h("input", { name: "name", autocomplete: "username", maxlength: 20, required: true });
+    const name = h("input", {
+      name: "name",
+      autocomplete: "username",
+      maxlength: 20,
+      required: true,
+    });
     const password = h("input", {
       name: "password",
       type: "password",
@@ -53,7 +58,11 @@ export function loginBox(onDone) {
         { onsubmit: submit },
         h("label", {}, t("login.name"), name),
         mode === "guest" ? null : h("label", {}, t("login.password"), password),
-        h("button", { class: "primary", type: "submit" }, t(mode === "guest" ? "login.go_guest" : `login.${mode}`)),
+        h(
+          "button",
+          { class: "primary", type: "submit" },
+          t(mode === "guest" ? "login.go_guest" : `login.${mode}`),
+        ),
       ),
     );
   };
@@ -79,9 +88,13 @@ function tableRow(info) {
     h("td", {}, t(`status.${info.status}`)),
     h(
       "td",
-      { class: "row-actions" },
-      open ? h("button", { class: "primary sit", onclick: () => go(true) }, t("btn.sit")) : null,
-      h("button", { class: "watch", onclick: () => go(false) }, t("btn.watch")),
+      {},
+      h(
+        "div",
+        { class: "row-actions" },
+        open ? h("button", { class: "primary sit", onclick: () => go(true) }, t("btn.sit")) : null,
+        h("button", { class: "watch", onclick: () => go(false) }, t("btn.watch")),
+      ),
     ),
   );
 }
@@ -106,7 +119,9 @@ function tablesPanel() {
         h(
           "tr",
           {},
-          ["col.name", "col.preset", "col.seats", "col.watching", "col.status"].map((k) => h("th", {}, t(k))),
+          ["col.name", "col.preset", "col.seats", "col.watching", "col.status"].map((k) =>
+            h("th", {}, t(k)),
+          ),
           h("th"),
         ),
       ),
@@ -137,7 +152,11 @@ function optionInput(name, value, type) {
     return h("input", { type: "checkbox", name, checked: Boolean(value) });
   }
   if (name === "ranks_from") {
-    return h("select", { name }, ["3", "4", "5", "6"].map((r) => h("option", { value: r, selected: r === value }, r)));
+    return h(
+      "select",
+      { name },
+      ["3", "4", "5", "6"].map((r) => h("option", { value: r, selected: r === value }, r)),
+    );
   }
   if (typeof value === "number" || /int/.test(type)) {
     return h("input", { type: "number", name, value: String(value ?? 0), min: 0 });
@@ -156,14 +175,23 @@ async function createPanel() {
   const names = Object.keys(presets);
   const num = (name, value, min, max, step = 1) =>
     h("input", { type: "number", name, value: String(value), min, max, step });
-  const preset = h("select", { name: "preset" }, names.map((n) => h("option", { value: n }, t(`preset.${n}`))));
+  const preset = h(
+    "select",
+    { name: "preset" },
+    names.map((n) => h("option", { value: n }, t(`preset.${n}`))),
+  );
   const optionBox = h("div", { class: "options" });
   const drawOptions = () => {
     const rules = presets[preset.value];
     mount(
       optionBox,
       Object.entries(options).map(([name, type]) =>
-        h("label", { class: "option" }, optionInput(name, rules[name], String(type)), t(`opt.${name}`)),
+        h(
+          "label",
+          { class: "option" },
+          optionInput(name, rules[name], String(type)),
+          t(`opt.${name}`),
+        ),
       ),
     );
   };
@@ -186,8 +214,14 @@ async function createPanel() {
       ),
     ),
     field(t("create.bots"), num("bots", 4, 0, 4)),
-    field(t("create.bot_delay"), num("bot_delay", 0.8, 0, 5, 0.1)),
-    field(t("create.pause"), num("pause", 3, 0, 30, 0.5)),
+    field(t("create.bot_delay"), num("bot_delay", 0.8, 0, 5, "any")),
+    field(t("create.pause"), num("pause", 3, 0, 30, "any")),
+    h(
+      "label",
+      { class: "option" },
+      h("input", { type: "checkbox", name: "counter", checked: true }),
+      t("create.counter"),
+    ),
     h("button", { class: "primary", type: "submit" }, t("create.go")),
   );
   form.addEventListener("submit", async (ev) => {
@@ -209,6 +243,7 @@ async function createPanel() {
       bots: Number(get("bots")),
       bot_delay: Number(get("bot_delay")),
       pause: Number(get("pause")),
+      counter: form.elements.counter.checked,
     };
     try {
       const info = await api("POST", "/api/tables", config);
@@ -222,7 +257,7 @@ async function createPanel() {
 }
 
 /** The lobby page; returns its cleanup. */
-export async function lobbyPage(root, redraw) {
+export async function lobbyPage(root, _params, redraw) {
   if (!session.user) {
     mount(root, h("div", { class: "lobby" }, loginBox(redraw)));
     return () => {};

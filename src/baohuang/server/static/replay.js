@@ -19,7 +19,8 @@ function badges(v, result, s) {
   const settled = ["poll", "play", "over"].includes(v.phase);
   if (v.emperor === s) {
     out.push(["emperor", t("role.emperor")]);
-    if (v.solo || (settled && result?.guard === null)) out.push(["solo", t(v.solo === "open" || result?.open_solo ? "solo.open" : "solo.dark")]);
+    if (v.solo || (settled && result?.guard === null))
+      out.push(["solo", t(v.solo === "open" || result?.open_solo ? "solo.open" : "solo.dark")]);
   } else if (settled && result && s === result.guard) out.push(["guard", t("role.guard")]);
   else if (settled) out.push(["rebel", t("role.rebel")]);
   const place = v.places.indexOf(s);
@@ -59,7 +60,13 @@ export async function replayPage(root, { id }) {
   const result = record.result;
   let at = 0;
   const label = h("span", { class: "step-label" });
-  const slider = h("input", { type: "range", min: 0, max: steps.length - 1, value: 0, "aria-label": t("replay.step", { n: 1, total: steps.length }) });
+  const slider = h("input", {
+    type: "range",
+    min: 0,
+    max: steps.length - 1,
+    value: 0,
+    "aria-label": t("replay.step", { n: 1, total: steps.length }),
+  });
   const body = h("div", { class: "replay-body" });
   const go = (i) => {
     at = Math.max(0, Math.min(steps.length - 1, i));
@@ -71,7 +78,12 @@ export async function replayPage(root, { id }) {
     slider.value = String(at);
     label.textContent = t("replay.step", { n: at + 1, total: steps.length });
     const did = step.action
-      ? h("div", { class: "did" }, h("strong", {}, `${name(step.action.seat)}：`), actionEl(step.action.action))
+      ? h(
+          "div",
+          { class: "did" },
+          h("strong", {}, `${name(step.action.seat)}：`),
+          actionEl(step.action.action),
+        )
       : h("div", { class: "did" }, t("replay.start"));
     mount(
       body,
@@ -79,10 +91,30 @@ export async function replayPage(root, { id }) {
         "div",
         { class: "replay-centre" },
         did,
-        h("div", { class: "phase" }, t(`phase.${v.phase}`), v.called ? ` · ${t("called")} ` : "", v.called ? cardRow([v.called], "tiny-row") : null),
-        v.lead ? h("div", { class: "lead" }, t("lead", { name: name(v.lead.seat) }), cardRow(v.lead.cards, "mini")) : null,
+        h(
+          "div",
+          { class: "phase" },
+          t(`phase.${v.phase}`),
+          v.called ? ` · ${t("called")} ` : "",
+          v.called ? cardRow([v.called], "tiny-row") : null,
+        ),
+        v.pile.length
+          ? h("div", { class: "pile" }, `${t("pile")}：`, cardRow(v.pile, "mini"))
+          : null,
+        v.lead
+          ? h(
+              "div",
+              { class: "lead" },
+              t("lead", { name: name(v.lead.seat) }),
+              cardRow(v.lead.cards, "mini"),
+            )
+          : null,
       ),
-      h("div", { class: "replay-seats" }, [0, 1, 2, 3, 4].map((s) => seatPanel(step, result, s))),
+      h(
+        "div",
+        { class: "replay-seats" },
+        [0, 1, 2, 3, 4].map((s) => seatPanel(step, result, s)),
+      ),
     );
   };
   slider.addEventListener("input", () => go(Number(slider.value)));
@@ -99,7 +131,16 @@ export async function replayPage(root, { id }) {
     h(
       "section",
       { class: "panel replay" },
-      h("div", { class: "panel-head" }, h("h2", {}, t("replay.title", { id })), h("a", { class: "button", href: `/api/games/${id}/record`, download: `baohuang-${id}.json` }, t("btn.download"))),
+      h(
+        "div",
+        { class: "panel-head" },
+        h("h2", {}, t("replay.title", { id })),
+        h(
+          "a",
+          { class: "button", href: `/api/games/${id}/record`, download: `baohuang-${id}.json` },
+          t("btn.download"),
+        ),
+      ),
       h(
         "div",
         { class: "controls" },

@@ -36,7 +36,14 @@ class TablePage {
     this.showCounter = localStorage.getItem("bh.counter") !== "off";
     // After a reload: the state seen so far, so that `hello` may ask only for what was missed.
     const cache = JSON.parse(sessionStorage.getItem(CACHE(id)) || "null");
-    if (cache) Object.assign(this, { info: cache.info, seat: cache.seat, view: cache.view, log: cache.log, decl: cache.decl });
+    if (cache)
+      Object.assign(this, {
+        info: cache.info,
+        seat: cache.seat,
+        view: cache.view,
+        log: cache.log,
+        decl: cache.decl,
+      });
     this.conn = new TableConn(
       id,
       {
@@ -83,7 +90,12 @@ class TablePage {
   onEvent(d) {
     if (d.table) this.info = d.table;
     const name = (s) => this.seatName(s);
-    if (d.kind === "game") {
+    if (d.kind === "start") {
+      this.decl = {};
+      this.modal = null;
+      this.addLog(t("ev.start", { n: d.game + 1 }));
+    }
+    if (d.kind === "game" || d.kind === "start") {
       for (const e of d.events) {
         const text = eventText(e, name);
         if (text) this.addLog(text);
@@ -91,15 +103,19 @@ class TablePage {
         if (word) (this.decl[e.seat] ||= []).push(word);
       }
       if (d.view) this.setView(d.view);
-    } else if (d.kind === "start") {
-      this.decl = {};
-      this.modal = null;
-      this.addLog(t("ev.start", { n: d.game + 1 }));
     } else if (d.kind === "game_over") {
-      this.modal = { kind: "game", game: d.game, result: d.result, totals: d.totals, record: d.record };
+      this.modal = {
+        kind: "game",
+        game: d.game,
+        result: d.result,
+        totals: d.totals,
+        record: d.record,
+      };
     } else if (d.kind === "match_over") {
       this.addLog(t("ev.match_over"));
-      this.modal = { kind: "match" };
+      // Keep the last game's table open and add the match totals under it.
+      this.modal =
+        this.modal?.kind === "game" ? { ...this.modal, matchOver: true } : { kind: "match" };
     } else if (d.kind === "signal") {
       this.bubble(d.seat, pick(d.zh, d.en));
     }
@@ -114,7 +130,10 @@ class TablePage {
   }
 
   onError(d) {
-    if (d.code === "bad_token") tokens.drop(this.id);
+    if (d.code === "bad_token") {
+      tokens.drop(this.id); // the seat is gone (left, or taken over): watch instead
+      return;
+    }
     if (d.code === "not_found") {
       this.conn.close();
       mount(this.root, h("div", { class: "panel missing" }, t("conn.missing")));
@@ -161,7 +180,10 @@ class TablePage {
   /** Save what a reload needs, then draw. */
   update() {
     const { info, seat, view, log, decl } = this;
-    sessionStorage.setItem(CACHE(this.id), JSON.stringify({ seq: this.conn.seq, info, seat, view, log, decl }));
+    sessionStorage.setItem(
+      CACHE(this.id),
+      JSON.stringify({ seq: this.conn.seq, info, seat, view, log, decl }),
+    );
     this.render();
   }
 
@@ -186,8 +208,14 @@ class TablePage {
     return this.view?.hand ? sortCards(this.view.hand) : [];
   }
 
+  /** This seat is to act (and is not waiting for the answer to its last action). */
   myTurn() {
-    return this.seat !== null && this.view?.turn === this.seat && this.view.legal.length > 0;
+    return (
+      !this.busy &&
+      this.seat !== null &&
+      this.view?.turn === this.seat &&
+      this.view.legal.length > 0
+    );
   }
 
   /** The selection in rank notation, and whether it is legal now. */
@@ -195,7 +223,11 @@ class TablePage {
     const hand = this.hand();
     const cards = [...this.selected].sort((a, b) => a - b).map((i) => hand[i]);
     const play = playText(cards);
-    const legal = this.myTurn() && this.view.phase === "play" && play !== null && this.view.legal.includes(play);
+    const legal =
+      this.myTurn() &&
+      this.view.phase === "play" &&
+      play !== null &&
+      this.view.legal.includes(play);
     return { cards, play, legal };
   }
 
@@ -208,7 +240,8 @@ class TablePage {
     const timer = this.info?.config?.timer || 0;
     const turn = this.view?.turn;
     const seat = turn === null || turn === undefined ? null : this.info?.seats?.[turn];
-    if (!timer || !seat || seat.user === null || seat.auto || this.info.status !== "playing") return null;
+    if (!timer || !seat || seat.user === null || seat.auto || this.info.status !== "playing")
+      return null;
     return Math.max(0, Math.ceil(timer - (Date.now() - this.turnAt) / 1000));
   }
 
@@ -233,17 +266,25 @@ class TablePage {
 
   async leave() {
     if (this.info?.status === "playing" && !window.confirm(t("confirm.escape"))) return;
-    if (await this.send("leave")) {
-      tokens.drop(this.id);
-      this.seat = null;
-      this.view = null;
-      this.update();
+    try {
+      await this.conn.command("leave");
+    } catch (err) {
+      if (err.code !== "not_seated") {
+        toast(errorText(err), "error");
+        return;
+      }
     }
+    tokens.drop(this.id);
+    this.seat = null;
+    this.view = null;
+    this.conn.reconnect(null); // watch from here on: a spectator's snapshot
+    this.update();
   }
 
   async act(action) {
     if (this.busy) return;
     this.busy = true;
+    this.render();
     const ack = await this.send("act", { action });
     this.busy = false;
     if (ack) {
@@ -266,7 +307,10 @@ class TablePage {
     if (!this.myTurn()) return;
     const ack = await this.send("hint");
     if (!ack?.hint) return;
-    const picked = this.view.phase === "play" && ack.hint !== "pass" ? pickCards(ack.hint, this.hand(), this.view.called) : null;
+    const picked =
+      this.view.phase === "play" && ack.hint !== "pass"
+        ? pickCards(ack.hint, this.hand(), this.view.called)
+        : null;
     if (picked) {
       this.selected = new Set(picked);
       this.cursor = Math.min(...picked);
@@ -301,7 +345,8 @@ class TablePage {
   // ------------------------------------------------------------ keyboard
 
   onKey(ev) {
-    if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.target.closest?.("input, select, textarea")) return;
+    if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.target.closest?.("input, select, textarea"))
+      return;
     if (ev.target.closest?.("button, a") && (ev.key === "Enter" || ev.key === " ")) return;
     const size = this.hand().length;
     const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
@@ -327,7 +372,10 @@ class TablePage {
 /** The table page for `#/table/ID`; returns its cleanup. */
 export async function tablePage(root, { id }, redraw) {
   if (!session.user) {
-    mount(root, h("div", { class: "lobby" }, h("p", { class: "note" }, t("login.needed")), loginBox(redraw)));
+    mount(
+      root,
+      h("div", { class: "lobby" }, h("p", { class: "note" }, t("login.needed")), loginBox(redraw)),
+    );
     return () => {};
   }
   const { signals } = await loadPresets();

@@ -3,7 +3,13 @@
 import { cardName } from "./cards.js";
 import { t } from "./i18n.js";
 
-const DECLARED = { solo: "act.solo", show: "act.show", rebel: "act.rebel", kick: "act.kick", grab: "act.grab" };
+const DECLARED = {
+  solo: "act.solo",
+  show: "act.show",
+  rebel: "act.rebel",
+  kick: "act.kick",
+  grab: "act.grab",
+};
 const NOT_DECLARED = { solo: "act.no_solo", kick: "act.no_kick", grab: "act.no_grab" };
 
 /** A poll answer as everyone sees it (a guard's 暗保 and a rebel's no look the same: 过). */
@@ -36,11 +42,19 @@ export function eventText(e, name) {
     case "accept":
       return t("ev.accept", { seat });
     case "roles":
-      return [t("ev.roles", { seat: name(e.emperor) }), e.guard && t("ev.you_guard"), e.solo && t("ev.you_dark")]
+      return [
+        t("ev.roles", { seat: name(e.emperor) }),
+        e.guard && t("ev.you_guard"),
+        e.solo && t("ev.you_dark"),
+      ]
         .filter(Boolean)
         .join(" · ");
     case "call":
-      return [t("ev.call", { seat, card: cardName(e.card) }), e.guard && t("ev.you_guard"), e.solo && t("ev.you_dark")]
+      return [
+        t("ev.call", { seat, card: cardName(e.card) }),
+        e.guard && t("ev.you_guard"),
+        e.solo && t("ev.you_dark"),
+      ]
         .filter(Boolean)
         .join(" · ");
     case "open_solo":
@@ -58,9 +72,13 @@ export function eventText(e, name) {
     case "tribute_paid":
       return t("ev.tribute_paid", { seat }) + (e.card ? ` ${cardName(e.card)}` : "");
     case "tribute":
-      return (e.cards || [])
-        .map((c) => t("ev.tribute_card", { from: name(c.from), to: name(c.to), card: cardName(c.card) }))
-        .join(" · ") || null;
+      return (
+        (e.cards || [])
+          .map((c) =>
+            t("ev.tribute_card", { from: name(c.from), to: name(c.to), card: cardName(c.card) }),
+          )
+          .join(" · ") || null
+      );
     case "cleared":
       return t("ev.cleared", { seat, by: name(e.by) });
     case "escape":

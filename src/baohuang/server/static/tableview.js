@@ -40,7 +40,11 @@ function topBar(p) {
   const mine = p.seat === null ? null : info.seats[p.seat];
   const playing = info.status === "playing";
   const toggle = (cls, on, label, onclick) =>
-    h("button", { class: `${cls} toggle${on ? " on" : ""}`, "aria-pressed": String(on), onclick }, label);
+    h(
+      "button",
+      { class: `${cls} toggle${on ? " on" : ""}`, "aria-pressed": String(on), onclick },
+      label,
+    );
   return h(
     "div",
     { class: "topbar" },
@@ -49,22 +53,49 @@ function topBar(p) {
       { class: "table-title" },
       h("strong", {}, info.config.name || `#${info.id}`),
       h("span", { class: "tag" }, t(`preset.${info.config.preset}`)),
-      info.game === null ? null : h("span", { class: "tag" }, t("table.game", { n: info.game + 1, total: info.config.games })),
+      info.game === null
+        ? null
+        : h(
+            "span",
+            { class: "tag" },
+            t("table.game", { n: info.game + 1, total: info.config.games }),
+          ),
       h("span", { class: `tag status ${info.status}` }, t(`status.${info.status}`)),
-      info.watching ? h("span", { class: "tag", title: t("col.watching") }, `👁 ${info.watching}`) : null,
+      info.watching ? h("span", { class: "tag" }, `${t("col.watching")} ${info.watching}`) : null,
       p.seat === null ? h("span", { class: "tag" }, t("watching")) : null,
     ),
     h(
       "div",
       { class: "table-buttons" },
       mine && !playing
-        ? h("button", { class: `ready${mine.ready ? "" : " primary"}`, onclick: () => p.send("ready", { on: !mine.ready }) }, t(mine.ready ? "btn.unready" : "btn.ready"))
+        ? h(
+            "button",
+            {
+              class: `ready${mine.ready ? "" : " primary"}`,
+              onclick: () => p.send("ready", { on: !mine.ready }),
+            },
+            t(mine.ready ? "btn.unready" : "btn.ready"),
+          )
         : null,
-      mine && playing ? toggle("auto", mine.auto, t("btn.auto"), () => p.send("auto", { on: !mine.auto })) : null,
-      toggle("counter", p.showCounter, t("btn.counter"), () => p.toggleCounter()),
+      mine && playing
+        ? toggle("auto", mine.auto, t("btn.auto"), () => p.send("auto", { on: !mine.auto }))
+        : null,
+      info.config.counter
+        ? toggle("counter", p.showCounter, t("btn.counter"), () => p.toggleCounter())
+        : null,
       mine ? signalMenu(p) : null,
       info.results.length
-        ? h("button", { class: "scores", onclick: () => { p.modal = { kind: "match" }; p.render(); } }, t("btn.results"))
+        ? h(
+            "button",
+            {
+              class: "scores",
+              onclick: () => {
+                p.modal = { kind: "match" };
+                p.render();
+              },
+            },
+            t("btn.results"),
+          )
         : null,
       mine ? h("button", { class: "leave", onclick: () => p.leave() }, t("btn.leave")) : null,
       h("a", { class: "button", href: "#/lobby" }, t("btn.lobby")),
@@ -85,13 +116,21 @@ function signalMenu(p) {
   return h(
     "div",
     { class: "menu-wrap" },
-    h("button", { class: "signal", "aria-expanded": String(p.menu), onclick: open }, t("btn.signal")),
+    h(
+      "button",
+      { class: "signal", "aria-expanded": String(p.menu), onclick: open },
+      t("btn.signal"),
+    ),
     p.menu
       ? h(
           "div",
           { class: "menu", role: "menu" },
           Object.entries(p.signals).map(([id, [zh, en]]) =>
-            h("button", { role: "menuitem", "data-signal": id, onclick: () => say(id) }, pick(zh, en)),
+            h(
+              "button",
+              { role: "menuitem", "data-signal": id, onclick: () => say(id) },
+              pick(zh, en),
+            ),
           ),
         )
       : null,
@@ -112,7 +151,10 @@ function roleBadges(p, s) {
     if (v.solo) out.push(["solo", t(`solo.${v.solo}`)]);
   } else if (v.guard === s) {
     out.push(["guard", t("role.guard")]);
-  } else if (v.emperor !== null && (s === p.seat ? v.role === "rebel" : v.guard !== null || v.solo)) {
+  } else if (
+    v.emperor !== null &&
+    (s === p.seat ? v.role === "rebel" : v.guard !== null || v.solo)
+  ) {
     out.push(["rebel", t("role.rebel")]);
   }
   return out.map(([cls, text]) => h("span", { class: `badge ${cls}` }, text));
@@ -122,7 +164,9 @@ function lastAction(v, s) {
   const mineNow = v.trick.filter((a) => a.seat === s);
   if (!mineNow.length) return null;
   const { action } = mineNow[mineNow.length - 1];
-  return action === "pass" ? h("span", { class: "passed" }, t("pass")) : cardRow(action.split(" "), "mini");
+  return action === "pass"
+    ? h("span", { class: "passed" }, t("pass"))
+    : cardRow(action.split(" "), "mini");
 }
 
 function seatBox(p, s, k) {
@@ -132,8 +176,20 @@ function seatBox(p, s, k) {
   const turn = v && v.turn === s && v.phase !== "over";
   const place = v ? v.places.indexOf(s) : -1;
   const left = turn ? p.secondsLeft() : null;
-  const relation = p.seat !== null && k === 1 ? t("seat.xiajia") : p.seat !== null && k === 4 ? t("seat.shangjia") : null;
-  const cls = ["seat", POSITIONS[k], turn && "turn", s === p.seat && "me", !seat && "empty", place >= 0 && "out"];
+  const relation =
+    p.seat !== null && k === 1
+      ? t("seat.xiajia")
+      : p.seat !== null && k === 4
+        ? t("seat.shangjia")
+        : null;
+  const cls = [
+    "seat",
+    POSITIONS[k],
+    turn && "turn",
+    s === p.seat && "me",
+    !seat && "empty",
+    place >= 0 && "out",
+  ];
   return h(
     "div",
     { class: cls.filter(Boolean).join(" "), "data-seat": s },
@@ -141,9 +197,13 @@ function seatBox(p, s, k) {
       "div",
       { class: "seat-head" },
       h("span", { class: "name" }, seat ? p.seatName(s) : t("seat.empty")),
-      seat?.bot ? h("span", { class: "tag bot", title: t(`bot.${seat.bot}`) }, t("seat.bot")) : null,
+      seat?.bot
+        ? h("span", { class: "tag bot", title: t(`bot.${seat.bot}`) }, t("seat.bot"))
+        : null,
       seat?.auto ? h("span", { class: "tag auto" }, t("seat.auto")) : null,
-      seat && seat.user !== null && !seat.connected ? h("span", { class: "tag offline" }, t("seat.offline")) : null,
+      seat && seat.user !== null && !seat.connected
+        ? h("span", { class: "tag offline" }, t("seat.offline"))
+        : null,
       waiting && seat?.ready ? h("span", { class: "tag ready" }, t("seat.ready")) : null,
     ),
     h("div", { class: "seat-sub" }, t("seat", { n: s }), relation ? ` · ${relation}` : ""),
@@ -151,10 +211,19 @@ function seatBox(p, s, k) {
       "div",
       { class: "badges" },
       roleBadges(p, s),
-      place >= 0 ? h("span", { class: `badge place p${place + 1}` }, t(`place.${place + 1}`)) : null,
+      place >= 0
+        ? h("span", { class: `badge place p${place + 1}` }, t(`place.${place + 1}`))
+        : null,
       (p.decl[s] || []).map((word) => h("span", { class: "badge decl" }, word)),
     ),
-    v ? h("div", { class: "count" }, h("span", { class: "back" }), t("seat.cards", { n: v.counts[s] })) : null,
+    v
+      ? h(
+          "div",
+          { class: "count" },
+          h("span", { class: "back" }),
+          t("seat.cards", { n: v.counts[s] }),
+        )
+      : null,
     v ? h("div", { class: "last" }, lastAction(v, s)) : null,
     left === null ? null : h("div", { class: "clock", title: "⏱" }, String(left)),
     p.bubbles[s] ? h("div", { class: "bubble" }, p.bubbles[s].text) : null,
@@ -163,13 +232,24 @@ function seatBox(p, s, k) {
 }
 
 function seatButtons(p, s, seat) {
-  if (seat?.bot) return h("button", { class: "remove-bot small", onclick: () => p.send("remove_bot", { seat: s }) }, t("btn.remove_bot"));
+  if (seat?.bot)
+    return h(
+      "button",
+      { class: "remove-bot small", onclick: () => p.send("remove_bot", { seat: s }) },
+      t("btn.remove_bot"),
+    );
   if (seat) return null;
   return h(
     "div",
     { class: "seat-buttons" },
-    p.seat === null ? h("button", { class: "sit-here small primary", onclick: () => p.sit(s) }, t("btn.sit_here")) : null,
-    h("button", { class: "add-bot small", onclick: () => p.send("add_bot", { seat: s }) }, t("btn.add_bot")),
+    p.seat === null
+      ? h("button", { class: "sit-here small primary", onclick: () => p.sit(s) }, t("btn.sit_here"))
+      : null,
+    h(
+      "button",
+      { class: "add-bot small", onclick: () => p.send("add_bot", { seat: s }) },
+      t("btn.add_bot"),
+    ),
   );
 }
 
@@ -178,13 +258,21 @@ function seatButtons(p, s, seat) {
 function centre(p) {
   const { view: v, info } = p;
   if (!v) {
-    const key = info.status === "waiting" ? (p.seat === null ? "wait.sit" : "wait.ready") : "wait.next";
+    const key =
+      info.status === "waiting" ? (p.seat === null ? "wait.sit" : "wait.ready") : "wait.next";
     return h("div", { class: "centre" }, h("p", { class: "wait" }, t(key)));
   }
-  const phase = v.phase === "poll" && v.poll ? `${t("phase.poll")}：${t(`poll.${v.poll}`)}` : t(`phase.${v.phase}`);
-  const turnText = p.myTurn() ? t("turn.you") : v.turn === null ? null : t("turn.of", { name: p.seatName(v.turn) });
+  const phase =
+    v.phase === "poll" && v.poll
+      ? t("phase.poll.of", { poll: t(`poll.${v.poll}`) })
+      : t(`phase.${v.phase}`);
+  const turnText = p.myTurn()
+    ? t("turn.you")
+    : v.turn === null
+      ? null
+      : t("turn.of", { name: p.seatName(v.turn) });
   const flags = [
-    v.called ? h("span", { class: "badge called" }, `${t("called")} `, cardEl(v.called, { class: "tiny" })) : null,
+    v.called ? h("span", { class: "badge called" }, `${t("called")} ${cardName(v.called)}`) : null,
     v.open_guard ? h("span", { class: "badge flag" }, t("flag.open_guard")) : null,
     v.rebellion ? h("span", { class: "badge flag" }, t("flag.rebellion")) : null,
     v.kicked ? h("span", { class: "badge flag" }, t("flag.kicked")) : null,
@@ -192,13 +280,22 @@ function centre(p) {
   return h(
     "div",
     { class: "centre" },
-    h("div", { class: "phase" }, h("span", { class: "phase-name" }, phase), turnText ? h("span", { class: "turn-text" }, turnText) : null),
+    h(
+      "div",
+      { class: "phase" },
+      h("span", { class: "phase-name" }, phase),
+      turnText ? h("span", { class: "turn-text" }, turnText) : null,
+    ),
     h("div", { class: "flags" }, flags),
     v.phase === "candidate" && v.pile.length
       ? h("div", { class: "pile" }, `${t("pile")}：`, cardRow(v.pile, "mini"))
       : null,
     v.tribute_due.length
-      ? h("div", { class: "tribute" }, t("tribute.due", { seats: v.tribute_due.map((s) => p.seatName(s)).join("、") }))
+      ? h(
+          "div",
+          { class: "tribute" },
+          t("tribute.due", { seats: v.tribute_due.map((s) => p.seatName(s)).join("、") }),
+        )
       : null,
     v.phase === "play" ? currentPlay(p) : null,
     p.myTurn() && v.phase !== "play" ? dialog(p) : null,
@@ -208,20 +305,47 @@ function centre(p) {
 function currentPlay(p) {
   const v = p.view;
   const lead = v.lead
-    ? h("div", { class: "lead" }, h("div", { class: "lead-who" }, t("lead", { name: p.seatName(v.lead.seat) })), cardRow(v.lead.cards, "lead-cards"))
-    : h("div", { class: "lead" }, h("div", { class: "lead-who" }, t("lead.none", { name: p.seatName(v.turn) })));
-  const history = v.trick.slice(-8).map(({ seat, action }) =>
-    h("li", {}, h("span", { class: "who" }, p.seatName(seat)), action === "pass" ? h("span", { class: "passed" }, t("pass")) : cardRow(action.split(" "), "tiny-row")),
+    ? h(
+        "div",
+        { class: "lead" },
+        h("div", { class: "lead-who" }, t("lead", { name: p.seatName(v.lead.seat) })),
+        cardRow(v.lead.cards, "lead-cards"),
+      )
+    : h(
+        "div",
+        { class: "lead" },
+        h("div", { class: "lead-who" }, t("lead.none", { name: p.seatName(v.turn) })),
+      );
+  const history = v.trick
+    .slice(-8)
+    .map(({ seat, action }) =>
+      h(
+        "li",
+        {},
+        h("span", { class: "who" }, p.seatName(seat)),
+        action === "pass"
+          ? h("span", { class: "passed" }, t("pass"))
+          : cardRow(action.split(" "), "tiny-row"),
+      ),
+    );
+  return h(
+    "div",
+    { class: "play-area" },
+    lead,
+    history.length ? h("ol", { class: "trick", "aria-label": t("trick") }, history) : null,
   );
-  return h("div", { class: "play-area" }, lead, history.length ? h("ol", { class: "trick", "aria-label": t("trick") }, history) : null);
 }
 
-// ------------------------------------------------------------ role-phase dialogs (R8, R9, R11, R12)
+// ------------------------------------------------------------ role-phase dialogs (R8–R12)
 
-function question(v) {
+function question(v, rules) {
   if (v.phase === "poll") {
     if (v.poll === "guard") return v.role === "guard" ? "ask.guard.guard" : "ask.guard.rebel";
     return `ask.${v.poll}`;
+  }
+  if (v.phase === "candidate" && rules.selection !== "called") {
+    // R9.3: who holds both R* and B* may also 独保 or 转让; else (R9, R11) 登基 or 让位.
+    return v.legal.includes("solo") ? "ask.candidate.both" : "ask.candidate.marked";
   }
   return `ask.${v.phase}`;
 }
@@ -236,7 +360,13 @@ function actionLabel(action, v, rules) {
     case "decline":
       return t(rules.selection === "called" ? "act.decline" : "act.yield");
     case "solo":
-      return t(v.phase === "poll" ? "act.solo" : rules.selection === "fixed" ? "act.solo_both" : "act.solo_kk");
+      return t(
+        v.phase === "poll"
+          ? "act.solo"
+          : rules.selection === "fixed"
+            ? "act.solo_both"
+            : "act.solo_kk",
+      );
     case "pass":
       if (v.poll === "guard") return t(v.role === "guard" ? "act.hide" : "act.no_rebel");
       return t({ solo: "act.no_solo", kick: "act.no_kick", grab: "act.no_grab" }[v.poll] || "pass");
@@ -247,18 +377,22 @@ function actionLabel(action, v, rules) {
 
 function dialog(p) {
   const v = p.view;
+  const ask = t(question(v, p.info.rules));
   return h(
     "div",
-    { class: "dialog", role: "dialog", "aria-label": t(question(v)) },
-    h("p", { class: "ask" }, t(question(v))),
-    v.phase === "candidate" && v.pile.length ? cardRow(v.pile, "mini") : null,
+    { class: "dialog", role: "dialog", "aria-label": ask },
+    h("p", { class: "ask" }, ask),
     h(
       "div",
       { class: "choices" },
       v.legal.map((a) =>
         h(
           "button",
-          { class: `choice${a === p.suggested ? " suggested" : ""}`, "data-action": a, onclick: () => p.act(a) },
+          {
+            class: `choice${a === p.suggested ? " suggested" : ""}`,
+            "data-action": a,
+            onclick: () => p.act(a),
+          },
           actionLabel(a, v, p.info.rules),
         ),
       ),
@@ -279,13 +413,22 @@ function mine(p) {
     else groups.push({ rank: card[0], items: [i] });
   });
   const cardOf = (i) => {
-    const cls = [p.selected.has(i) && "selected", i === p.cursor && "cursor"].filter(Boolean).join(" ");
-    return cardEl(hand[i], { class: cls, "data-i": i, onclick: () => p.toggle(i), ondblclick: () => p.selectRank(i) });
+    const cls = [p.selected.has(i) && "selected", i === p.cursor && "cursor"]
+      .filter(Boolean)
+      .join(" ");
+    return cardEl(hand[i], {
+      class: cls,
+      "data-i": i,
+      onclick: () => p.toggle(i),
+      ondblclick: () => p.selectRank(i),
+    });
   };
   let note = t("hand.keys");
   if (sel.cards.length) {
     const what = sel.play ?? t("hand.not_a_play");
-    note = t("hand.selected", { n: sel.cards.length, play: what }) + (sel.play && !sel.legal && p.view.phase === "play" ? ` · ${t("hand.not_legal")}` : "");
+    note =
+      t("hand.selected", { n: sel.cards.length, play: what }) +
+      (sel.play && !sel.legal && p.view.phase === "play" ? ` · ${t("hand.not_legal")}` : "");
   }
   const kbd = (key) => h("kbd", {}, key);
   return h(
@@ -295,10 +438,42 @@ function mine(p) {
       "div",
       { class: "actions" },
       h("span", { class: "selection", "aria-live": "polite" }, note),
-      h("button", { id: "btn-clear", class: "small", disabled: !sel.cards.length, onclick: () => { p.selected.clear(); p.render(); } }, t("btn.clear")),
-      h("button", { id: "btn-hint", disabled: !p.myTurn(), onclick: () => p.hint() }, t("btn.hint"), kbd("H")),
-      h("button", { id: "btn-pass", class: p.suggested === "pass" ? "suggested" : "", disabled: !p.canPass(), onclick: () => p.pass() }, t("btn.pass"), kbd("P")),
-      h("button", { id: "btn-play", class: "primary", disabled: !sel.legal, onclick: () => p.play() }, t("btn.play"), kbd("⏎")),
+      h(
+        "button",
+        {
+          id: "btn-clear",
+          class: "small",
+          disabled: !sel.cards.length,
+          onclick: () => {
+            p.selected.clear();
+            p.render();
+          },
+        },
+        t("btn.clear"),
+      ),
+      h(
+        "button",
+        { id: "btn-hint", disabled: !p.myTurn(), onclick: () => p.hint() },
+        t("btn.hint"),
+        kbd("H"),
+      ),
+      h(
+        "button",
+        {
+          id: "btn-pass",
+          class: p.suggested === "pass" ? "suggested" : "",
+          disabled: !p.canPass(),
+          onclick: () => p.pass(),
+        },
+        t("btn.pass"),
+        kbd("P"),
+      ),
+      h(
+        "button",
+        { id: "btn-play", class: "primary", disabled: !sel.legal, onclick: () => p.play() },
+        t("btn.play"),
+        kbd("⏎"),
+      ),
     ),
     h(
       "div",
@@ -319,18 +494,39 @@ function counter(p) {
   for (let r = BIG; r >= 0; r -= 1) {
     if (!pack[r]) continue;
     const left = pack[r] - (v.played[RANKS[r]] || 0) - held[r];
-    const label = r === BIG ? t("card.big") : r === SMALL ? t("card.small") : rankLabel(r);
-    cells.push(h("div", { class: `cell${left ? "" : " gone"}`, "data-rank": RANKS[r] }, h("span", { class: "r" }, label), h("span", { class: "n" }, String(left))));
+    const label = r === BIG ? t("counter.big") : r === SMALL ? t("counter.small") : rankLabel(r);
+    cells.push(
+      h(
+        "div",
+        { class: `cell${left ? "" : " gone"}`, "data-rank": RANKS[r] },
+        h("span", { class: "r" }, label),
+        h("span", { class: "n" }, String(left)),
+      ),
+    );
   }
-  return h("section", { class: "counter", "aria-label": t("counter.title") }, h("h3", { title: t("counter.help") }, t("counter.title")), h("div", { class: "cells" }, cells));
+  return h(
+    "section",
+    { class: "counter", "aria-label": t("counter.title") },
+    h("h3", { title: t("counter.help") }, t("counter.title")),
+    h("div", { class: "cells" }, cells),
+  );
 }
 
 function side(p) {
   return h(
     "aside",
     { class: "side" },
-    p.showCounter && p.view ? counter(p) : null,
-    h("section", { class: "log" }, h("h3", {}, t("log")), h("ol", {}, [...p.log].reverse().map((line) => h("li", {}, line)))),
+    p.info?.config.counter && p.showCounter && p.view ? counter(p) : null,
+    h(
+      "section",
+      { class: "log" },
+      h("h3", {}, t("log")),
+      h(
+        "ol",
+        {},
+        [...p.log].reverse().map((line) => h("li", {}, line)),
+      ),
+    ),
   );
 }
 
@@ -364,7 +560,17 @@ function gameTable(p, m) {
   return h(
     "table",
     { class: "grid results-table" },
-    h("thead", {}, h("tr", {}, ["col.player", "col.role", "col.place", "col.points", "col.total"].map((k) => h("th", {}, t(k))))),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        ["col.player", "col.role", "col.place", "col.points", "col.total"].map((k) =>
+          h("th", {}, t(k)),
+        ),
+      ),
+    ),
     h("tbody", {}, rows),
   );
 }
@@ -374,12 +580,28 @@ function matchTable(p) {
   return h(
     "table",
     { class: "grid results-table" },
-    h("thead", {}, h("tr", {}, h("th", {}, t("col.player")), results.map((_, g) => h("th", {}, t("col.game", { n: g + 1 }))), h("th", {}, t("col.total")))),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        h("th", {}, t("col.player")),
+        results.map((_, g) => h("th", {}, t("col.game", { n: g + 1 }))),
+        h("th", {}, t("col.total")),
+      ),
+    ),
     h(
       "tbody",
       {},
       [0, 1, 2, 3, 4].map((s) =>
-        h("tr", { class: s === p.seat ? "me" : "" }, h("td", {}, p.seatName(s)), results.map((g) => h("td", { class: "num" }, signed(g[s]))), h("td", { class: "num total" }, signed(totals[s]))),
+        h(
+          "tr",
+          { class: s === p.seat ? "me" : "" },
+          h("td", {}, p.seatName(s)),
+          results.map((g) => h("td", { class: "num" }, signed(g[s]))),
+          h("td", { class: "num total" }, signed(totals[s])),
+        ),
       ),
     ),
   );
@@ -405,10 +627,23 @@ function resultsModal(p) {
       { class: "modal results", role: "dialog", "aria-label": title },
       h("h2", {}, title),
       m.kind === "game" ? gameTable(p, m) : matchTable(p),
+      m.matchOver
+        ? [h("h2", {}, t("results.match", { n: p.info.results.length })), matchTable(p)]
+        : null,
       h(
         "div",
         { class: "modal-buttons" },
-        m.record ? h("a", { class: "button", href: `/api/games/${m.record}/record`, download: `baohuang-${m.record}.json` }, t("btn.download")) : null,
+        m.record
+          ? h(
+              "a",
+              {
+                class: "button",
+                href: `/api/games/${m.record}/record`,
+                download: `baohuang-${m.record}.json`,
+              },
+              t("btn.download"),
+            )
+          : null,
         h("button", { class: "primary close", onclick: close }, t("btn.close")),
       ),
     ),

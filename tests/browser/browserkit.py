@@ -1,0 +1,148 @@
+"""What a person does in the browser client, as helpers for the browser tests."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+from playwright.sync_api import Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+SHOTS = Path(__file__).parent / "screenshots"
+#: How long one click may wait for a page that re-renders under it.
+QUICK = 3_000
+
+
+def shot(page: Page, name: str) -> Path:
+    SHOTS.mkdir(exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path
+
+
+def join(page: Page, name: str) -> None:
+    """Open the lobby and enter as a guest."""
+    page.goto("/")
+    page.fill("#login input[name=name]", name)
+    page.click("#login button[type=submit]")
+    page.wait_for_selector("form.create")
+
+
+def create_table(
+    page: Page,
+    preset: str = "classic",
+    bots: int = 4,
+    bot_delay: float = 0,
+    timer: int = 0,
+    games: int = 1,
+) -> str:
+    """Fill the lobby's 建桌 form; the creator is seated at the new table. Its id."""
+    form = page.locator("form.create")
+    form.locator("select[name=preset]").select_option(preset)
+    for name, value in (
+        ("games", games),
+        ("timer", timer),
+        ("bots", bots),
+        ("bot_delay", bot_delay),
+        ("pause", 0),
+    ):
+        form.locator(f"input[name={name}]").fill(str(value))
+    form.locator("button[type=submit]").click()
+    page.wait_for_url(re.compile(r"#/table/\w+$"), wait_until="commit")
+    page.wait_for_selector(".seat.me")
+    return page.url.rsplit("/", 1)[-1]
+
+
+def my_turn(page: Page) -> bool:
+    return page.locator(".mine.my-turn").count() > 0
+
+
+def take_turn(page: Page, keyboard: bool = False) -> str | None:
+    """If this seat is to act: ask for the hint (提示) and follow it. What it did ("play",
+    "pass", "dialog:<action>"), or None."""
+    try:
+        if page.locator(".dialog").count():
+            page.click(".dialog button.hint", timeout=QUICK)
+            choice = page.locator(".dialog .choice.suggested")
+            choice.wait_for(timeout=QUICK)
+            action = choice.get_attribute("data-action")
+            choice.click(timeout=QUICK)
+            return f"dialog:{action}"
+        if not page.locator("#btn-hint:enabled").count():
+            return None
+        if keyboard:
+            page.keyboard.press("h")
+        else:
+            page.click("#btn-hint", timeout=QUICK)
+        page.wait_for_selector("#btn-play:enabled, #btn-pass.suggested", timeout=QUICK)
+        if page.locator("#btn-play:enabled").count():
+            if keyboard:
+                page.keyboard.press("Enter")
+            else:
+                page.click("#btn-play", timeout=QUICK)
+            return "play"
+        if keyboard:
+            page.keyboard.press("p")
+        else:
+            page.click("#btn-pass", timeout=QUICK)
+        return "pass"
+    except PlaywrightTimeout:
+        return None  # the table moved on under us: look again
+
+
+def my_play_turn(page: Page, limit: float = 60) -> None:
+    """Answer role-phase dialogs (by their hint) until this seat is to play or pass."""
+    deadline = time.monotonic() + limit
+    while not page.locator("#btn-hint:enabled").count() or page.locator(".dialog").count():
+        assert time.monotonic() < deadline, f"not this seat's turn after {limit} s: {state(page)}"
+        if take_turn(page) is None:
+            page.wait_for_timeout(50)
+
+
+def play(
+    pages: list[Page], until: str, limit: float = 90, keyboard: bool = False
+) -> dict[str, int]:
+    """Take every turn of these pages until each shows ``until``; counts of what they did."""
+    done: dict[str, int] = {}
+    deadline = time.monotonic() + limit
+    while not all(p.locator(until).count() for p in pages):
+        assert time.monotonic() < deadline, f"no {until} after {limit} s: {done}, {state(pages[0])}"
+        acted = False
+        for page in pages:
+            what = take_turn(page, keyboard)
+            if what:
+                done[what] = done.get(what, 0) + 1
+                acted = True
+        if not acted:
+            time.sleep(0.05)
+    return done
+
+
+def state(page: Page) -> str:
+    """What the table shows, for a failing test's message."""
+    phase = page.locator(".centre .phase").all_inner_texts()
+    toasts = page.locator(".toast").all_inner_texts()
+    return f"phase {phase}, toasts {toasts}, offline {page.locator('.offline-bar').count()}"
+
+
+def hand_size(page: Page) -> int:
+    return page.locator(".hand .card").count()
+
+
+def hand_below(page: Page, size: int) -> None:
+    """Wait until the hand holds fewer than ``size`` cards."""
+    page.wait_for_function(f"document.querySelectorAll('.hand .card').length < {size}")
+
+
+def plays_made(page: Page, plays: int, limit: float = 60) -> None:
+    """Play (hint, then 出牌 or 过) until this seat has made ``plays`` more plays."""
+    made = 0
+    deadline = time.monotonic() + limit
+    while made < plays:
+        assert time.monotonic() < deadline, f"only {made} plays in {limit} s: {state(page)}"
+        what = take_turn(page)
+        if what == "play":
+            made += 1
+        elif what is None:
+            time.sleep(0.05)
