@@ -94,6 +94,7 @@ def test_a_person_plays_a_match_against_four_bots(server: LiveServer) -> None:
     assert sorted(g["points"] for g in games) == sorted(r[0] for r in table["results"])
     for entry in games:
         record = http.get(f"/api/games/{entry['id']}/record").json()
+        assert record["match"]["players"] == [seat["name"] for seat in table["seats"]]
         game = replay(record)  # the engine replays the stored record exactly
         assert game.scores is not None and game.scores[0] == entry["points"]
     board = http.get("/api/leaderboard").json()["rows"]

@@ -726,7 +726,13 @@ class Table:
         game, index = self.match.game, self.match.index
         result = game.result
         assert result is not None
-        match_info = {"seed": self.match.seed, "game": index, "games": self.config.games}
+        players = [chair.name if chair else "" for chair in self.seats]
+        match_info = {
+            "seed": self.match.seed,
+            "game": index,
+            "games": self.config.games,
+            "players": players,
+        }
         record = to_record(game, match_info)
         users = [(s, c.user) for s, c in enumerate(self.seats) if c and c.user is not None]
 

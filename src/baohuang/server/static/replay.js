@@ -6,7 +6,9 @@ import { h, mount } from "./dom.js";
 import { t } from "./i18n.js";
 import { actionWords } from "./tablelog.js";
 
-const name = (s) => t("seat", { n: s });
+/** The players' names, when the record has them (a game played on the server). */
+let names = null;
+const name = (s) => names?.[s] || t("seat", { n: s });
 
 function actionEl(action) {
   const words = actionWords(action);
@@ -57,6 +59,7 @@ export async function replayPage(root, { id }) {
     return () => {};
   }
   const { steps, record } = data;
+  names = record.match?.players ?? null;
   const result = record.result;
   let at = 0;
   const label = h("span", { class: "step-label" });
