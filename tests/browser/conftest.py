@@ -30,7 +30,7 @@ def server(tmp_path: Path) -> Iterator[LiveServer]:
     live.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")  # Playwright's loop must be gone before asyncio.run tests
 def browser() -> Iterator[Browser]:
     if not CHROMIUM.exists():
         pytest.fail(f"no Chromium at {CHROMIUM}: scripts/test.sh installs Debian's chromium")
