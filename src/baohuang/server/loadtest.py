@@ -373,8 +373,11 @@ async def load_test(
     runs = [TableRun(index, report, bot, progress, think) for index in range(tables)]
     # The cookie jar takes nothing: each request carries its own guest's cookie.
     jar = CookieJar(DefaultCookiePolicy(allowed_domains=[]))
+    # Idle connections are dropped before the server's keep-alive (5 s) ends them: reusing
+    # one the server is closing fails with a ReadError.
+    limits = httpx.Limits(keepalive_expiry=2.0)
     async with httpx.AsyncClient(
-        base_url=url, timeout=timeout, cookies=jar, trust_env=False
+        base_url=url, timeout=timeout, cookies=jar, trust_env=False, limits=limits
     ) as http:
         await preflight(http, url, preset)
         started = time.perf_counter()
