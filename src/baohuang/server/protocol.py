@@ -224,7 +224,11 @@ class EventData(Model):
       action caused (``docs/record-format.md`` lists their kinds); a live one carries the
       seat's fresh view (``Game.view``), replayed ones only on the last;
     - ``game_over`` {game, result, totals, record}: ``record`` is the download id;
-    - ``match_over`` {totals}; ``hidden`` {}: an event this connection may not see.
+    - ``match_over`` {totals}.
+
+    No table event is wholly private: every connection gets every sequence number (so a gap
+    always shows), with the parts only its seat may know (its hand, a tribute card it paid or
+    got, being the guard) merged into its copy (R14).
     """
 
     model_config = ConfigDict(extra="allow")
