@@ -17,8 +17,8 @@ from .protocol import SEATS, TableConfig, TableInfo
 from .store import Store, TableRow
 from .table import Table
 
-#: A finished table nobody watches, or a waiting one nobody sits at, leaves memory after this
-#: many idle seconds (a waiting one is closed for good; finished games stay downloadable).
+#: A table nobody is connected to and that plays no match leaves memory after this many idle
+#: seconds (a waiting one is closed for good; finished games stay downloadable).
 IDLE_SECONDS = 600.0
 
 

@@ -212,11 +212,10 @@ class Table:
 
     @property
     def deserted(self) -> bool:
-        """No person connected, and none seated while a match waits to begin."""
+        """Nobody connected, and no match in progress (托管 plays a match out to its end)."""
         if self.watchers or any(seat and seat.conns for seat in self.seats):
             return False
-        people = any(seat and seat.user is not None for seat in self.seats)
-        return self.status == "finished" or (self.status == "waiting" and not people)
+        return self.status != "playing"
 
     def submit(self, *item: Any) -> None:
         self.inbox.put_nowait(item)
