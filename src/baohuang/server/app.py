@@ -25,6 +25,7 @@ from ..record import check_record
 from ..rules import OPTIONS, PRESETS, Rules
 from ..scoring import GameResult
 from .accounts import COOKIE, SESSION_SECONDS, AccountError, Accounts
+from .connection import Conn, message
 from .lobby import Lobby
 from .protocol import (
     SIGNALS,
@@ -37,7 +38,6 @@ from .protocol import (
     TableInfo,
 )
 from .store import DEFAULT_DATABASE, GameRow, ResultRow, Store, UserRow
-from .table import Conn, message
 
 STATIC = Path(__file__).parent / "static"
 CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)

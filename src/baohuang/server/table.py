@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 import secrets
 import time
@@ -24,7 +23,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
@@ -39,6 +37,7 @@ from ..match import Match
 from ..plays import Play
 from ..record import to_record
 from ..rules import Rules
+from .connection import Conn, Refused, hash_token, message
 from .protocol import (
     SEATS,
     SIGNALS,
@@ -75,59 +74,12 @@ RECONNECT_GRACE = 10.0
 MAX_ANSWERS = 256
 #: Seconds between two quick signals (心战) of one seat.
 SIGNAL_GAP = 1.5
-#: Outgoing messages queued for one connection before it is dropped as too slow.
-MAX_BACKLOG = 2000
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def message(t: str, v: int, d: Any) -> str:
-    """A protocol envelope as JSON text."""
-    return orjson.dumps({"t": t, "v": v, "d": d}).decode()
-
-
-class Refused(Exception):
-    """A command refused with a protocol error code; nothing changed."""
-
-    def __init__(self, code: str, message: str, zh: str) -> None:
-        super().__init__(message)
-        self.code, self.message, self.zh = code, message, zh
-
-    def data(self, command_id: str | None) -> dict[str, Any]:
-        return {"id": command_id, "code": self.code, "message": self.message, "zh": self.zh}
-
-
-class Conn:
-    """One WebSocket connection's outgoing side: a queue drained by its own sender task."""
-
-    def __init__(self, user: int | None, name: str | None) -> None:
-        self.user = user
-        self.name = name
-        self.seat: int | None = None
-        self.greeted = False
-        self.out: asyncio.Queue[str | None] = asyncio.Queue()
-        #: Answers to a spectator's commands (a seat's live on the seat).
-        self.answers: OrderedDict[str, str] = OrderedDict()
-        self.closed = False
-
-    def send(self, text: str) -> None:
-        if self.closed:
-            return
-        if self.out.qsize() >= MAX_BACKLOG:
-            self.close()  # too slow to keep up: it reconnects and resyncs
-            return
-        self.out.put_nowait(text)
-
-    def close(self) -> None:
-        if not self.closed:
-            self.closed = True
-            self.out.put_nowait(None)
 
 
 @dataclass(slots=True)
 class Seat:
+    """A taken seat: a person (with the hash of their seat token) or a bot."""
+
     name: str
     user: int | None = None
     bot: str | None = None

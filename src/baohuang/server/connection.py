@@ -1,0 +1,61 @@
+"""A connection (连接) as a table sees it, the protocol's envelope, and refusals."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections import OrderedDict
+from typing import Any
+
+import orjson
+
+#: Outgoing messages queued for one connection before it is dropped as too slow.
+MAX_BACKLOG = 2000
+
+
+def hash_token(token: str) -> str:
+    """What is kept of a seat token: its sha256."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def message(t: str, v: int, d: Any) -> str:
+    """A protocol envelope as JSON text."""
+    return orjson.dumps({"t": t, "v": v, "d": d}).decode()
+
+
+class Refused(Exception):
+    """A command refused with a protocol error code; nothing changed."""
+
+    def __init__(self, code: str, message: str, zh: str) -> None:
+        super().__init__(message)
+        self.code, self.message, self.zh = code, message, zh
+
+    def data(self, command_id: str | None) -> dict[str, Any]:
+        return {"id": command_id, "code": self.code, "message": self.message, "zh": self.zh}
+
+
+class Conn:
+    """One WebSocket connection's outgoing side: a queue drained by its own sender task."""
+
+    def __init__(self, user: int | None, name: str | None) -> None:
+        self.user = user
+        self.name = name
+        self.seat: int | None = None
+        self.greeted = False
+        self.out: asyncio.Queue[str | None] = asyncio.Queue()
+        #: Answers to a spectator's commands (a seat's live on the seat).
+        self.answers: OrderedDict[str, str] = OrderedDict()
+        self.closed = False
+
+    def send(self, text: str) -> None:
+        if self.closed:
+            return
+        if self.out.qsize() >= MAX_BACKLOG:
+            self.close()  # too slow to keep up: it reconnects and resyncs
+            return
+        self.out.put_nowait(text)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.out.put_nowait(None)
