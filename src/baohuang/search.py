@@ -1,17 +1,20 @@
-"""The ``search`` bot (搜索机器人): information-set search by determinized playouts (PIMC).
+"""The ``search`` bot (搜索机器人): the heuristic bot, with information-set search (PIMC) at the
+decisions where it pays.
 
-Outside the play phase it answers as :class:`~baohuang.heuristic.HeuristicBot`. In play (R6),
-with a real choice, it keeps a few candidate actions and scores each on *determinizations*:
-hands for the other seats dealt at random from the unseen cards (the pack less the cards
-played and its own hand, R7, R14), sized as the view's counts, the unrevealed guard drawn among
-the seats that may be it (holding a copy of the rank that reveals it, R8.8, R9.4). Each
-candidate is played out on the same deals by a fast rank-count simulator of R6 (:class:`Table`,
-:func:`fast_play`), and scored with R10 for the bot's seat. The best mean replaces the
-heuristic's choice only when ahead of it by ``margin`` points (measured better than always
-taking the best mean). Suits are ignored: the playouts never reveal anyone.
+Outside the play phase, and at most play decisions, it answers as
+:class:`~baohuang.heuristic.HeuristicBot`. It searches only in the endgame (:meth:`SearchBot.
+worth`): a few candidate actions are scored on *determinizations*, hands for the other seats
+dealt at random from the unseen cards (the pack less the cards played and its own hand, R7,
+R14) sized as the view's counts, the unrevealed guard drawn by the heuristic's suspicion among
+the seats that may be it and given a copy of the rank that reveals it (R8.8, R9.4). Only hard
+facts constrain a deal: passing is voluntary (R6.2), so a pass shows no void. Each candidate is
+played out on the same deals by the heuristic's own policy (:mod:`baohuang.playout`), which
+predicts heuristic opponents exactly when the deal is right, and scored with R10 for the bot's
+seat. The best mean replaces the heuristic's choice only when ahead of it by ``margin``
+points.
 
-Sampling stops after ``samples`` deals or when ``budget_s`` seconds are spent (at least one
-deal is always played), so the bot is deterministic for a seed only when the budget does not
+Sampling stops after ``samples`` deals or when ``budget_s`` seconds are spent (at least two
+deals are always played), so the bot is deterministic for a seed only when the budget does not
 run out (``budget_s=None``: no time limit).
 """
 
@@ -19,137 +22,30 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from .actions import PASS, Action
-from .cards import BIG_JOKER, SMALL_JOKER, TWO
-from .handsplit import CARD_RANK, held_ranks, is_control, rank_counts_of, unseen_counts
+from .cards import SMALL_JOKER
+from .handsplit import CARD_RANK, is_control, rank_counts_of, unseen_counts
 from .heuristic import HeuristicBot
-from .movegen import plays_for
+from .playout import Policy, Table
 from .plays import Play
 from .rules import Rules
 from .scoring import score
 from .state import SEATS
 
-#: At most this many candidate actions are searched.
-MAX_CANDIDATES = 8
-#: A playout spends control (2s, jokers) only against an opponent with at most this many cards.
-URGENT = 12
 
-
-@dataclass(slots=True)
-class Table:
-    """A play-phase position on rank counts (R6): hands, the round in progress, the places."""
-
-    hands: list[list[int]]
-    turn: int
-    lead: Play | None
-    #: The seat that made the current play (meaningless while ``lead`` is None).
-    last: int
-    passes: int
-    places: list[int]
-
-    @property
-    def over(self) -> bool:
-        """R6.6: the game ends when one seat alone holds cards (every place is known)."""
-        return len(self.places) == SEATS
-
-    def _next_active(self, seat: int) -> int:
-        """The next seat in play order that still holds cards."""
-        for i in range(1, SEATS + 1):
-            nxt = (seat + i) % SEATS
-            if sum(self.hands[nxt]):
-                return nxt
-        raise AssertionError("no seat holds cards")
-
-    def step(self, play: Play | None) -> None:
-        """The seat to act plays ``play``, or passes (``None``)."""
-        if play is None:
-            self._pass()
-            return
-        seat, hand = self.turn, self.hands[self.turn]
-        take(hand, play)
-        self.lead, self.last, self.passes = play, seat, 0
-        if not sum(hand):  # R6.4: out
-            self.places.append(seat)
-            if len(self.places) == SEATS - 1:
-                self.places.append(next(s for s in range(SEATS) if s not in self.places))
-                return
-        self.turn = self._next_active(seat)
-
-    def _pass(self) -> None:
-        """R6.3: the round ends when every other holder passed; R6.5 接风 after going out."""
-        self.passes += 1
-        holding = SEATS - len(self.places)
-        last_holds = bool(sum(self.hands[self.last]))
-        if self.passes < holding - last_holds:
-            self.turn = self._next_active(self.turn)
-            return
-        self.turn = self.last if last_holds else self._next_active(self.last)
-        self.lead, self.passes = None, 0
-
-
-def take(hand: list[int], play: Play) -> None:
-    """Remove ``play``'s cards from the rank counts ``hand``."""
-    if play.count:
-        hand[play.rank] -= play.count
-    hand[TWO] -= play.twos
-    hand[SMALL_JOKER] -= play.small
-    hand[BIG_JOKER] -= play.big
-
-
-def fast_play(table: Table, rules: Rules, side: Sequence[int]) -> Play | None:
-    """The playout policy for the seat to act: go out when one play does it; lead the lowest
-    whole set (held ranks, R6.7/R6.8, last); pass on a partner; else beat with the lowest
-    play without control, and with control only against an opponent near the end."""
-    seat = table.turn
-    hand = table.hands[seat]
-    size = sum(hand)
-    ranks = [r for r in range(SMALL_JOKER) if hand[r]]
-    if table.lead is None:
-        if len(ranks) <= 1:
-            return Play.of(
-                ranks[0] if ranks else -1,
-                size - hand[SMALL_JOKER] - hand[BIG_JOKER],
-                hand[SMALL_JOKER],
-                hand[BIG_JOKER],
-            )
-        free = [r for r in ranks if r not in held_ranks(rules)]
-        if free:
-            return Play.of(free[0], hand[free[0]])
-        return min(plays_for(hand, None, rules), key=lambda p: (p.size, p.jokers))
-    plays = plays_for(hand, table.lead, rules)
-    out = next((p for p in plays if p.size == size), None)
-    if out is not None:
-        return out
-    if side[table.last] == side[seat] or not plays:
-        return None
-    plain = [p for p in plays if not is_control(p)]
-    if plain:
-        return min(plain, key=lambda p: (p.rank, p.size))
-    if sum(table.hands[table.last]) <= URGENT:
-        return min(plays, key=lambda p: (p.big, p.small, p.twos, p.rank))
-    return None
-
-
-def playout(table: Table, rules: Rules, side: Sequence[int]) -> list[int]:
-    """Play ``table`` to the end with :func:`fast_play` for every seat; the places (R6.4)."""
-    while not table.over:
-        table.step(fast_play(table, rules, side))
-    return table.places
-
-
-def guard_options(view: dict[str, Any]) -> list[int | None]:
-    """The seats that may be the guard as the view's seat knows it (``None``: no guard)."""
+def guard_odds(view: dict[str, Any], odds: list[float]) -> list[tuple[int | None, float]]:
+    """The seats that may be the guard as the view's seat knows it (``None``: no guard), with
+    their weights; ``odds`` are the heuristic's, used while the guard is unknown."""
     if view["solo"] is not None:
-        return [None]
+        return [(None, 1.0)]
     if view["guard"] is not None:
-        return [view["guard"]]
-    me, emperor, sizes = view["seat"], view["emperor"], view["counts"]
-    seats = [s for s in range(SEATS) if s not in (me, emperor) and sizes[s]]
-    return [*seats] or [None]
+        return [(view["guard"], 1.0)]
+    seats: list[tuple[int | None, float]] = [
+        (s, odds[s]) for s in range(SEATS) if odds[s] > 0 and view["counts"][s]
+    ]
+    return seats or [(None, 1.0)]
 
 
 def reveal_rank(view: dict[str, Any], rules: Rules) -> int | None:
@@ -172,7 +68,8 @@ def sample_hands(
     hands[me] = mine
     need = list(sizes)
     rank = reveal_rank(view, rules)
-    if guard is not None and guard != me and rank is not None and unseen[rank] and need[guard]:
+    hidden = not view["guard_revealed"]
+    if guard is not None and guard != me and hidden and rank is not None and unseen[rank]:
         unseen[rank] -= 1
         hands[guard][rank] += 1
         need[guard] -= 1
@@ -187,14 +84,22 @@ def sample_hands(
     return hands
 
 
-def root_table(view: dict[str, Any], hands: list[list[int]]) -> Table:
-    """The view's round as a :class:`Table` on ``hands``, the view's seat to act."""
+def root_table(
+    view: dict[str, Any],
+    rules: Rules,
+    hands: list[list[int]],
+    guard: int | None,
+    suspect: list[float],
+) -> Table:
+    """The view's position as a :class:`Table` on ``hands`` with ``guard``, the view's seat to
+    act."""
     lead = view["lead"]
     passes = 0
     for entry in reversed(view["trick"]):
         if entry["action"] != "pass":
             break
         passes += 1
+    known = bool(view["guard_revealed"] or view["solo"] == "open")
     return Table(
         hands=hands,
         turn=view["seat"],
@@ -202,22 +107,29 @@ def root_table(view: dict[str, Any], hands: list[list[int]]) -> Table:
         last=lead["seat"] if lead else view["seat"],
         passes=passes,
         places=list(view["places"]),
+        emperor=view["emperor"],
+        guard=guard,
+        known=known,
+        suspect=suspect,
+        reveal=None if known else reveal_rank(view, rules),
+        revealer=guard,
     )
 
 
-def candidates(base: Action, legal: list[Action], hand: list[int]) -> list[Action]:
-    """Every legal action when few; else the heuristic's, pass, the whole sets and the
-    cheapest plays (no control first, then the lowest)."""
-    if len(legal) <= MAX_CANDIDATES:
-        return list(legal)
+def candidates(base: Action, legal: list[Action], hand: list[int], limit: int) -> list[Action]:
+    """The heuristic's choice first, then pass, the whole sets from the lowest, and the
+    cheapest plays (no control first, then the lowest); at most ``limit``."""
     plays = [a for a in legal if isinstance(a, Play)]
-    whole = [p for p in plays if p.count and p.count == hand[p.rank] and not p.jokers]
+    whole = sorted(
+        (p for p in plays if p.count and p.count == hand[p.rank] and not p.jokers and not p.twos),
+        key=lambda p: p.rank,
+    )
     cheap = sorted(plays, key=lambda p: (is_control(p), p.jokers, p.rank, p.size))
-    chosen = [base, *([PASS] if PASS in legal else []), *sorted(whole, key=lambda p: p.rank)[:3]]
-    return list(dict.fromkeys([*chosen, *cheap]))[:MAX_CANDIDATES]
+    chosen = [base, *([PASS] if PASS in legal else []), *whole, *cheap]
+    return list(dict.fromkeys(chosen))[:limit]
 
 
-class SearchBot:
+class SearchBot(HeuristicBot):
     """See the module docstring. One instance may play many games in a row (a match)."""
 
     def __init__(
@@ -225,57 +137,75 @@ class SearchBot:
         rules: Rules,
         seed: int | str = 0,
         samples: int = 16,
-        budget_s: float | None = 0.04,
-        margin: float = 1.0,
+        budget_s: float | None = 1.0,
+        margin: float = 0.5,
+        endgame: int = 60,
+        lead_endgame: int | None = None,
+        limit: int = 4,
+        prune: int = 2,
     ) -> None:
-        self.rules = rules
-        self.margin = margin
+        super().__init__(rules)
         self.samples = samples
         self.budget_s = budget_s
+        self.margin = margin
+        self.endgame = endgame
+        self.lead_endgame = endgame if lead_endgame is None else lead_endgame
+        self.limit = limit
+        self.prune = prune
         self.rng = random.Random(seed)
-        self.heuristic = HeuristicBot(rules)
+        self.policy = Policy(rules)
 
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
-        base = self.heuristic.choose(view, legal)  # keeps its memory of the game current
-        if view["phase"] != "play" or len(legal) <= 1:
+        base = super().choose(view, legal)  # keeps the guard suspicion current
+        if view["phase"] != "play" or len(legal) <= 1 or not self.worth(view):
             return base
-        options = candidates(base, legal, rank_counts_of(view["hand"]))
-        means = self._means(view, options)
-        best = max(range(len(options)), key=lambda k: means[k])
-        return options[best] if means[best] > means[options.index(base)] + self.margin else base
+        options = candidates(base, legal, rank_counts_of(view["hand"]), self.limit)
+        return options[self._best(view, options)] if len(options) > 1 else base
 
-    def _means(self, view: dict[str, Any], options: list[Action]) -> list[float]:
-        """Per option, its mean score over the determinizations."""
+    def worth(self, view: dict[str, Any]) -> bool:
+        """Whether to search: the endgame, at most ``endgame`` cards left in all hands (the
+        playouts are short and the unseen cards few)."""
+        left: int = sum(view["counts"])
+        return left <= (self.endgame if view["lead"] else self.lead_endgame)
+
+    def _best(self, view: dict[str, Any], options: list[Action]) -> int:
+        """The index of the option to play: the best mean score over the determinizations if
+        ahead of the heuristic's (index 0) by ``margin``, else 0. After ``prune`` deals only
+        the options ahead of the heuristic's are played on."""
         deadline = None if self.budget_s is None else time.perf_counter() + self.budget_s
         totals = [0.0] * len(options)
+        alive = list(range(len(options)))
+        seats, weights = zip(*guard_odds(view, self._guard_odds(view)), strict=True)
+        suspect = self.memory.suspect or [1.0] * SEATS
         deals = 0
-        guards = guard_options(view)
-        for i in range(self.samples):
-            if i and deadline is not None and time.perf_counter() > deadline:
+        while deals < self.samples:
+            if deals >= 2 and deadline is not None and time.perf_counter() > deadline:
                 break
-            guard = self.rng.choice(guards)
+            guard = self.rng.choices(seats, weights)[0]
             hands = sample_hands(view, self.rules, guard, self.rng)
+            for k in alive:
+                table = root_table(view, self.rules, [list(h) for h in hands], guard, suspect)
+                option = options[k]
+                table.step(option if isinstance(option, Play) else None)
+                totals[k] += self._value(view, self.policy.playout(table), guard)
             deals += 1
-            for k, option in enumerate(options):
-                totals[k] += self._value(view, hands, guard, option)
-        return [total / deals for total in totals]
+            if deals == self.prune:
+                alive = [0, *(k for k in alive[1:] if totals[k] > totals[0])]
+                if len(alive) == 1:
+                    return 0
+        best = max(alive, key=lambda k: totals[k])
+        return best if totals[best] > totals[0] + self.margin * deals else 0
 
-    def _value(
-        self, view: dict[str, Any], hands: list[list[int]], guard: int | None, option: Action
-    ) -> int:
-        """The view's seat's R10 score after ``option`` and a playout on ``hands``."""
-        table = root_table(view, [list(h) for h in hands])
-        table.step(option if isinstance(option, Play) else None)
-        emperor, me = view["emperor"], int(view["seat"])
-        side = [int(s in (emperor, guard)) for s in range(SEATS)]
-        places = playout(table, self.rules, side)
+    def _value(self, view: dict[str, Any], places: list[int], guard: int | None) -> int:
+        """The view's seat's R10 score for the finishing ``places``."""
+        me: int = view["seat"]
         return score(
             self.rules,
-            emperor=emperor,
+            emperor=view["emperor"],
             guard=guard,
             places=places,
             open_solo=view["solo"] == "open",
-            rebellion=bool(view.get("rebellion")),
-            open_guard=bool(view.get("open_guard")),
-            kicked=bool(view.get("kicked")),
+            rebellion=bool(view["rebellion"]),
+            open_guard=bool(view["open_guard"]),
+            kicked=bool(view["kicked"]),
         )[me]
