@@ -16,7 +16,7 @@ from baohuang.actions import Action
 from baohuang.bots import BOTS, Bot, HeuristicBot, RandomBot, play_out
 from baohuang.cards import BIG_JOKER, NUM_RANKS, RANK_SYMBOLS, SMALL_JOKER
 from baohuang.handsplit import CARD_RANK, CardCounter, pack_counts, rank_counts_of
-from baohuang.playout import Counter, Policy, Table
+from baohuang.playout import Policy, R4Counter, Table
 from baohuang.search import SearchBot, guard_odds, reveal_rank, sample_hands
 
 PRESETS = {name: Rules.preset(name) for name in ("classic", "weihai")}
@@ -97,7 +97,9 @@ def test_r14_search_never_chooses_an_illegal_action(name: str) -> None:
         while (seat := game.current_seat) is not None:
             view, legal = game.view(seat), game.legal_actions()
             if game.phase == "play" and len(legal) > 1 and rng.random() < 0.1:
-                bot = SearchBot(rules, deal, samples=2, budget_s=None, endgame=999, margin=0)
+                bot = SearchBot(
+                    rules, deal, samples=2, budget_s=None, margin=0, endgame=999, lead_endgame=999
+                )
                 assert bot.choose(view, legal) in legal
                 searched += 1
             game.apply(players[seat].choose(view, legal))
@@ -199,7 +201,7 @@ def test_r4_counter_agrees_with_the_card_counter(
         return
     play = Play.of(rank, count, small, big)
     rules = PRESETS["classic"]
-    fast, slow = Counter(pool, cap, rules), CardCounter(pool, cap, rules)
+    fast, slow = R4Counter(pool, cap, rules), CardCounter(pool, cap, rules)
     assert fast.beatable(play) == slow.beatable(play)
 
 
@@ -339,5 +341,5 @@ def test_search_keeps_the_heuristic_choice_within_the_margin_or_outside_the_endg
     heuristic = HeuristicBot(rules).choose(view, legal)
     sure = SearchBot(rules, "m", samples=4, budget_s=None, margin=1e9)
     assert sure.choose(view, legal) == heuristic
-    early = SearchBot(rules, "m", samples=4, budget_s=None, margin=-1e9, endgame=0)
+    early = SearchBot(rules, "m", samples=4, budget_s=None, margin=-1e9, endgame=0, lead_endgame=0)
     assert not early.worth(view) and early.choose(view, legal) == heuristic

@@ -43,7 +43,8 @@ class Table:
     emperor: int
     #: The guard of this determinization (``None``: the emperor plays alone).
     guard: int | None
-    #: Whether every seat knows the sides (the guard revealed, an open or revealed solo).
+    #: Whether every seat knows the sides (the guard revealed, an open solo; the heuristic
+    #: keeps weighing the seats after a dark solo is revealed).
     known: bool = True
     #: Per seat, the public weight for being the guard (the heuristic's suspicion).
     suspect: list[float] = field(default_factory=lambda: [1.0] * SEATS)
@@ -136,7 +137,7 @@ class Table:
         ]
 
 
-class Counter(CardCounter):
+class R4Counter(CardCounter):
     """:class:`~baohuang.handsplit.CardCounter` with a direct test for the R4 rule alone (no
     R5 option): the same answers, without listing the answers."""
 
@@ -177,7 +178,7 @@ class Policy(HeuristicBot):
         pool = table.pool
         unseen = [pool[r] - counts[r] for r in range(len(counts))]
         cap = max(n for s, n in enumerate(table.sizes) if s != seat)
-        counter = (Counter if self.plain else CardCounter)(unseen, cap, self.rules)
+        counter = (R4Counter if self.plain else CardCounter)(unseen, cap, self.rules)
         partners = table.partners(seat)
         view = {"seat": seat, "counts": table.sizes, "lead": {"seat": table.last}}
         if table.lead is None:
@@ -187,8 +188,8 @@ class Policy(HeuristicBot):
         return action if isinstance(action, Play) else None
 
     def playout(self, table: Table) -> list[int]:
-        """Play ``table`` by :meth:`act` until the emperor's side is out (R10 needs no more);
-        the places (R6.4), the seats still holding cards last in play order."""
+        """Play ``table`` by :meth:`act` until the emperor's side is out; the places (R6.4), the
+        seats still holding cards after them in any order (R10 needs no more)."""
         side = [s for s in (table.emperor, table.guard) if s is not None]
         while not all(s in table.places for s in side):
             table.step(self.act(table))
