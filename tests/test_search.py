@@ -5,6 +5,7 @@ playout policy equal to the heuristic bot, and determinism."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -205,37 +206,37 @@ def test_r4_counter_agrees_with_the_card_counter(
     assert fast.beatable(play) == slow.beatable(play)
 
 
-def random_table(rules: Rules, rng: random.Random) -> Table:
-    """A fresh round: the pack's ranks dealt at random into five hands of random sizes."""
-    pool = [r for r, n in enumerate(pack_counts(rules)) for _ in range(n)]
-    rng.shuffle(pool)
-    cuts = sorted(rng.sample(range(1, len(pool)), SEATS - 1))
-    hands = [[0] * len(pack_counts(rules)) for _ in range(SEATS)]
-    for seat, (a, b) in enumerate(zip([0, *cuts], [*cuts, len(pool)], strict=True)):
-        for r in pool[a:b]:
-            hands[seat][r] += 1
-    leader, emperor = rng.randrange(SEATS), rng.randrange(SEATS)
-    guard = rng.choice([None, *(s for s in range(SEATS) if s != emperor)])
-    return Table(
-        hands=hands,
-        turn=leader,
-        lead=None,
-        last=leader,
-        passes=0,
-        places=[],
-        emperor=emperor,
-        guard=guard,
-        known=rng.random() < 0.5,
-    )
+def random_tables(rules: Rules, seed: int, n: int = 30) -> Iterator[Table]:
+    """``n`` fresh rounds: the pack's ranks dealt at random into five hands of random sizes."""
+    rng = random.Random(seed)
+    for _ in range(n):
+        pool = [r for r, k in enumerate(pack_counts(rules)) for _ in range(k)]
+        rng.shuffle(pool)
+        cuts = sorted(rng.sample(range(1, len(pool)), SEATS - 1))
+        hands = [[0] * len(pack_counts(rules)) for _ in range(SEATS)]
+        for seat, (a, b) in enumerate(zip([0, *cuts], [*cuts, len(pool)], strict=True)):
+            for r in pool[a:b]:
+                hands[seat][r] += 1
+        leader, emperor = rng.randrange(SEATS), rng.randrange(SEATS)
+        guard = rng.choice([None, *(s for s in range(SEATS) if s != emperor)])
+        yield Table(
+            hands=hands,
+            turn=leader,
+            lead=None,
+            last=leader,
+            passes=0,
+            places=[],
+            emperor=emperor,
+            guard=guard,
+            known=rng.random() < 0.5,
+        )
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_r6_simulator_ends_with_a_valid_ranking(name: str) -> None:
     rules = PRESETS[name]
     policy = Policy(rules)
-    rng = random.Random(11)
-    for _ in range(30):
-        table = random_table(rules, rng)
+    for table in random_tables(rules, 11):
         while not table.over:
             table.step(policy.act(table))
         assert sorted(table.places) == list(range(SEATS))
@@ -247,9 +248,7 @@ def test_r6_simulator_ends_with_a_valid_ranking(name: str) -> None:
 def test_r10_playout_stops_once_the_emperors_side_is_out(name: str) -> None:
     rules = PRESETS[name]
     policy = Policy(rules)
-    rng = random.Random(12)
-    for _ in range(30):
-        table = random_table(rules, rng)
+    for table in random_tables(rules, 12):
         places = policy.playout(table)
         assert sorted(places) == list(range(SEATS))
         side = [s for s in (table.emperor, table.guard) if s is not None]

@@ -15,6 +15,27 @@ function failure(root, err) {
   mount(root, h("div", { class: "panel error" }, errorText(err)));
 }
 
+/** A page panel titled `${prefix}.title`: a table with the column keys `head` (`null`: an
+ *  untitled column) and the rows `body`, or `${prefix}.empty` when there are none. */
+function gridPanel(root, cls, head, body, prefix = cls) {
+  mount(
+    root,
+    h(
+      "section",
+      { class: `panel ${cls}` },
+      h("h2", {}, t(`${prefix}.title`)),
+      body.length
+        ? h(
+            "table",
+            { class: "grid" },
+            h("thead", {}, h("tr", {}, head.map((k) => h("th", {}, k && t(k))))),
+            h("tbody", {}, body),
+          )
+        : h("p", { class: "empty" }, t(`${prefix}.empty`)),
+    ),
+  );
+}
+
 function gameRow(g) {
   const when = g.finished
     ? new Date(g.finished * 1000).toLocaleString(lang === "en" ? "en" : "zh-CN")
@@ -63,32 +84,8 @@ export async function historyPage(root, _params, redraw) {
     failure(root, err);
     return () => {};
   }
-  const head = ["col.date", "col.table", "col.preset", "col.role", "col.place", "col.points"];
-  mount(
-    root,
-    h(
-      "section",
-      { class: "panel history" },
-      h("h2", {}, t("history.title")),
-      games.length
-        ? h(
-            "table",
-            { class: "grid" },
-            h(
-              "thead",
-              {},
-              h(
-                "tr",
-                {},
-                head.map((k) => h("th", {}, t(k))),
-                h("th"),
-              ),
-            ),
-            h("tbody", {}, games.map(gameRow)),
-          )
-        : h("p", { class: "empty" }, t("history.empty")),
-    ),
-  );
+  const head = ["col.date", "col.table", "col.preset", "col.role", "col.place", "col.points", null];
+  gridPanel(root, "history", head, games.map(gameRow));
   return () => {};
 }
 
@@ -109,44 +106,18 @@ export async function leaderboardPage(root) {
     return () => {};
   }
   const head = ["col.rank", "col.player", "col.total", "col.games", "col.win_rate", "col.roles"];
-  mount(
-    root,
+  const body = rows.map((r, i) =>
     h(
-      "section",
-      { class: "panel leaderboard" },
-      h("h2", {}, t("board.title")),
-      rows.length
-        ? h(
-            "table",
-            { class: "grid" },
-            h(
-              "thead",
-              {},
-              h(
-                "tr",
-                {},
-                head.map((k) => h("th", {}, t(k))),
-              ),
-            ),
-            h(
-              "tbody",
-              {},
-              rows.map((r, i) =>
-                h(
-                  "tr",
-                  { class: session.user?.id === r.user ? "me" : "" },
-                  h("td", {}, String(i + 1)),
-                  h("td", {}, r.name),
-                  h("td", { class: "num" }, signed(r.points)),
-                  h("td", { class: "num" }, String(r.games)),
-                  h("td", { class: "num" }, `${Math.round((r.win_rate || 0) * 100)}%`),
-                  h("td", {}, roleCells(r.roles)),
-                ),
-              ),
-            ),
-          )
-        : h("p", { class: "empty" }, t("board.empty")),
+      "tr",
+      { class: session.user?.id === r.user ? "me" : "" },
+      h("td", {}, String(i + 1)),
+      h("td", {}, r.name),
+      h("td", { class: "num" }, signed(r.points)),
+      h("td", { class: "num" }, String(r.games)),
+      h("td", { class: "num" }, `${Math.round((r.win_rate || 0) * 100)}%`),
+      h("td", {}, roleCells(r.roles)),
     ),
   );
+  gridPanel(root, "leaderboard", head, body, "board");
   return () => {};
 }
