@@ -15,11 +15,9 @@ from baohuang import GameResult, Rules
 from baohuang.arena import (
     DealRecord,
     assignments,
-    has_won,
     mean_ci,
     percentile,
     play_deals,
-    role_of,
     summarize,
 )
 from baohuang.cli import app
@@ -92,12 +90,12 @@ def test_statistics_cluster_by_deal() -> None:
 
 def test_roles_and_wins_from_a_result_r10() -> None:
     result = GameResult(0, 2, (0, 1, 2, 3, 4), (8, -4, 4, -4, -4), "emperor")
-    assert [role_of(result, s) for s in range(5)] == ["emperor", "rebel", "guard"] + ["rebel"] * 2
-    assert [has_won(result, s) for s in range(5)] == [True, False, True, False, False]
+    assert [result.role(s) for s in range(5)] == ["emperor", "rebel", "guard"] + ["rebel"] * 2
+    assert [result.won(s) for s in range(5)] == [True, False, True, False, False]
     solo = GameResult(3, None, (0, 1, 2, 3, 4), (1, 1, 1, -4, 1), "rebels")
-    assert role_of(solo, 3) == "solo" and not has_won(solo, 3) and has_won(solo, 0)
+    assert solo.role(3) == "solo" and not solo.won(3) and solo.won(0)
     draw = GameResult(0, 4, (0, 1, 2, 3, 4), (0,) * 5, "draw")
-    assert not any(has_won(draw, s) for s in range(5))
+    assert not any(draw.won(s) for s in range(5))
 
 
 def test_a_deal_is_played_once_per_seating_and_is_zero_sum() -> None:

@@ -33,6 +33,7 @@ def test_r7_classic_defaults() -> None:
         "tribute": True,
         "scoring": "classic",
         "win_rule": "team",
+        "dissolve_on_auto": False,
     }
     assert CLASSIC.lowest_rank == 0 and CLASSIC.marked == ""
 
@@ -74,10 +75,11 @@ PRESET_TABLE: dict[str, tuple[dict[str, Any], str]] = {
         "RB",
     ),
     # 168 cards: no 3/4/5; R9 with yielding and 造反; R10.1 ×造反; no tribute
-    "kk_simple": (_KK_SIMPLE, "RB"),
+    # R13 (revised turn 2): a person on 托管 at the end of a game ends a KK match
+    "kk_simple": ({**_KK_SIMPLE, "dissolve_on_auto": True}, "RB"),
     "lianzhong_simple": (_KK_SIMPLE, "RB"),
     # 216 cards; R11 (叫保 + 抢独, 造反); R10.1 ×造反; no tribute
-    "kk_classic": (_KK_CLASSIC, "R"),
+    "kk_classic": ({**_KK_CLASSIC, "dissolve_on_auto": True}, "R"),
     "lianzhong_classic": (_KK_CLASSIC, "R"),
     # 200 cards: no 3s; as classic, R aside; QQ's 2s and joker rule; R10.3; tribute
     "qq": ({"ranks_from": "4", "twos_wild": True, "qq_jokers": True, "win_rule": "qq"}, ""),

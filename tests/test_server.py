@@ -105,13 +105,13 @@ def test_a_person_plays_a_match_against_four_bots(server: LiveServer) -> None:
 
 
 def test_reconnect_mid_game_replays_what_was_missed(server: LiveServer) -> None:
-    http, player = seated(server)
+    http, player = seated(server, grace=0.5)
     watcher = Player(server, player.table["id"] if player.table else "")
     watcher.hello()
     play_hints(player, 3)
     token, seq = player.token, player.seq
     player.close()
-    # R13: the seat goes on 托管 and the bots play on for it.
+    # R13: after the grace the seat goes on 托管 and the bots play on for it.
     watcher.until(lambda m: m["t"] == "event" and m["d"]["kind"] == "auto" and m["d"]["on"])
     back = Player(server, watcher.table["id"] if watcher.table else "", http)
     back.seq = seq

@@ -36,7 +36,6 @@ from .bots import Bot, make_bot, play_out
 from .game import new_game
 from .match import game_seed
 from .rules import Rules
-from .scoring import GameResult
 from .state import SEATS
 
 ROLES = ("emperor", "guard", "rebel", "solo")
@@ -72,19 +71,6 @@ class TimedBot:
         return action
 
 
-def role_of(result: GameResult, seat: int) -> str:
-    """The role ``seat`` held in a finished game: emperor, guard, rebel or solo."""
-    if seat == result.emperor:
-        return "solo" if result.guard is None else "emperor"
-    return "guard" if seat == result.guard else "rebel"
-
-
-def has_won(result: GameResult, seat: int) -> bool:
-    """Whether ``seat``'s side won (R10; a draw is no win)."""
-    side = "rebels" if role_of(result, seat) == "rebel" else "emperor"
-    return result.outcome == side
-
-
 @dataclass(slots=True)
 class DealRecord:
     """One deal's games, per bot index: points per seat-game, (role, won) per seat-game, and
@@ -108,7 +94,7 @@ def play_deal(rules: Rules, names: Sequence[str], seed: int | str, deal: int) ->
         result = play_out(new_game(rules, deal_seed), bots)
         for seat, b in enumerate(seating):
             record.points[b].append(result.scores[seat])
-            record.roles[b].append((role_of(result, seat), has_won(result, seat)))
+            record.roles[b].append((result.role(seat), result.won(seat)))
     return record
 
 

@@ -43,6 +43,7 @@ FEATURES = (
     "hold_sixes",
     "hold_threes",
     "tribute",
+    "dissolve_on_auto",
 )
 
 

@@ -281,6 +281,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "desc.feat.kick": ("踢", "kick (踢)"),
     "desc.feat.grab_solo": ("抢独", "grab solo (抢独)"),
     "desc.feat.tribute": ("进贡", "tribute (进贡)"),
+    "desc.feat.dissolve_on_auto": ("托管解散", "a match ends on 托管 (托管解散)"),
     "desc.feat.none": ("没有附加规则", "no extra rules"),
     "desc.pack": (
         "用 {decks} 副牌：点数 {low} 到 2，加上大王、小王，共 {size} 张。",

@@ -58,6 +58,8 @@ class Rules:
     scoring: Scoring = "classic"
     #: R10.3: the QQ win rule instead of the team score's sign.
     win_rule: WinRule = "team"
+    #: R13: a person on 托管 at the end of a game ends the match there (KK).
+    dissolve_on_auto: bool = False
 
     @staticmethod
     def preset(name: str = "classic", **options: Any) -> Rules:
@@ -173,7 +175,9 @@ def _rank_option(value: Any) -> str:
 
 
 #: The options a user may set on any preset (R7).
-OPTIONS = frozenset({"roast", "twos_wild", "hold_sixes", "hold_threes", "ranks_from", "tribute"})
+OPTIONS = frozenset(
+    {"roast", "twos_wild", "hold_sixes", "hold_threes", "ranks_from", "tribute", "dissolve_on_auto"}
+)
 
 _KK_SIMPLE = Rules(
     selection="fixed",
@@ -208,9 +212,9 @@ PRESETS: dict[str, Rules] = {
         tribute=False,
         scoring="weihai",
     ),
-    "kk_simple": replace(_KK_SIMPLE, name="kk_simple"),
+    "kk_simple": replace(_KK_SIMPLE, name="kk_simple", dissolve_on_auto=True),
     "lianzhong_simple": replace(_KK_SIMPLE, name="lianzhong_simple"),
-    "kk_classic": replace(_KK_CLASSIC, name="kk_classic"),
+    "kk_classic": replace(_KK_CLASSIC, name="kk_classic", dissolve_on_auto=True),
     "lianzhong_classic": replace(_KK_CLASSIC, name="lianzhong_classic"),
     "qq": Rules(name="qq", ranks_from="4", twos_wild=True, qq_jokers=True, win_rule="qq"),
 }

@@ -30,6 +30,60 @@ def team_score(*, emperor: int, guard: int | None, places: Sequence[int]) -> int
     return points[emperor] + (points[guard] if guard is not None else 0)
 
 
+@dataclass(frozen=True, slots=True)
+class Multipliers:
+    """How R10 turns the places into points: T from the places, then what changed it.
+
+    ``factors`` names each multiplier (``open_solo`` 明独, ``rebellion`` 造反, ``open_guard``
+    明保, ``kicked`` 踢) with its factor; ``open_solo_fixed`` (weihai's open solo, R10.2) sets T
+    to ±8 instead of multiplying it.
+    """
+
+    t: int
+    final: int
+    factors: tuple[tuple[str, int], ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"t": self.t, "final": self.final, "factors": [list(f) for f in self.factors]}
+
+
+def multipliers(
+    rules: Rules,
+    *,
+    emperor: int,
+    guard: int | None,
+    places: Sequence[int],
+    open_solo: bool = False,
+    rebellion: bool = False,
+    open_guard: bool = False,
+    kicked: bool = False,
+) -> Multipliers:
+    """T and its multipliers (R10.1, R10.2); ``guard=None`` when the emperor plays alone."""
+    if emperor not in range(5) or (guard is not None and guard not in range(5)):
+        raise ValueError(f"seats are 0-4: emperor {emperor}, guard {guard}")
+    if guard == emperor:
+        raise ValueError("the guard cannot be the emperor; pass guard=None for a solo")
+    t = team_score(emperor=emperor, guard=guard, places=places)
+    final, factors = t, []
+    if rules.scoring == "weihai":  # R10.2
+        if guard is None and open_solo:
+            final = 8 if places[0] == emperor else -8
+            factors.append(("open_solo_fixed", 1))
+        elif rebellion or open_guard:
+            factors.append(("rebellion" if rebellion else "open_guard", 2))
+        if kicked:
+            factors.append(("kicked", 2))
+    elif rules.scoring == "kk":  # R10.1 ×造反, ×明独
+        factors += [
+            (name, 2) for name, on in (("rebellion", rebellion), ("open_solo", open_solo)) if on
+        ]
+    elif open_solo:  # R10.1 classic 明独 ×2
+        factors.append(("open_solo", 2))
+    for _, factor in factors:
+        final *= factor
+    return Multipliers(t, final, tuple(factors))
+
+
 def score(
     rules: Rules,
     *,
@@ -42,25 +96,16 @@ def score(
     kicked: bool = False,
 ) -> list[int]:
     """Points per seat (R10.1, R10.2); ``guard=None`` when the emperor plays alone."""
-    if emperor not in range(5) or (guard is not None and guard not in range(5)):
-        raise ValueError(f"seats are 0-4: emperor {emperor}, guard {guard}")
-    if guard == emperor:
-        raise ValueError("the guard cannot be the emperor; pass guard=None for a solo")
-    t = team_score(emperor=emperor, guard=guard, places=places)
-    factor = 1
-    if rules.scoring == "weihai":  # R10.2
-        if guard is None and open_solo:
-            first = places[0] == emperor
-            t = 8 if first else -8
-        elif rebellion or open_guard:
-            factor = 2
-        if kicked:
-            factor *= 2
-    elif rules.scoring == "kk":  # R10.1 ×造反, ×明独
-        factor = (2 if rebellion else 1) * (2 if open_solo else 1)
-    elif open_solo:  # R10.1 classic 明独 ×2
-        factor = 2
-    t *= factor
+    t = multipliers(
+        rules,
+        emperor=emperor,
+        guard=guard,
+        places=places,
+        open_solo=open_solo,
+        rebellion=rebellion,
+        open_guard=open_guard,
+        kicked=kicked,
+    ).final
     scores = [-t] * 5
     if guard is None:
         scores[emperor] = 4 * t
@@ -113,6 +158,16 @@ class GameResult:
     @property
     def solo(self) -> bool:
         return self.guard is None
+
+    def role(self, seat: int) -> str:
+        """The role ``seat`` held: emperor, guard, rebel or solo (the emperor alone)."""
+        if seat == self.emperor:
+            return "solo" if self.guard is None else "emperor"
+        return "guard" if seat == self.guard else "rebel"
+
+    def won(self, seat: int) -> bool:
+        """Whether ``seat``'s side won (R10; a draw is no win)."""
+        return self.outcome == ("rebels" if self.role(seat) == "rebel" else "emperor")
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -27,6 +27,7 @@ from ..scoring import GameResult
 from .accounts import COOKIE, SESSION_SECONDS, AccountError, Accounts
 from .connection import Conn, message
 from .lobby import Lobby
+from .mailbox import Cmd, Gone, Hello
 from .protocol import (
     SIGNALS,
     BotLevel,
@@ -205,15 +206,15 @@ def create_app(database: str = DEFAULT_DATABASE) -> FastAPI:
                     conn.send(message("pong", table.seq, {}))
                 elif isinstance(msg, ClientHello):
                     greeted = True
-                    table.submit("hello", conn, msg.d)
+                    table.submit(Hello(conn, msg.d))
                 elif not greeted:
                     conn.send(message("error", table.seq, NOT_HELLO))
                 elif isinstance(msg, ClientCommand):
-                    table.submit("cmd", conn, msg.v, msg.d)
+                    table.submit(Cmd(conn, msg.v, msg.d))
         except WebSocketDisconnect:
             pass
         finally:
-            table.submit("gone", conn)
+            table.submit(Gone(conn))
             conn.close()
             await sender
 

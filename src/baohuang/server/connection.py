@@ -9,6 +9,8 @@ from typing import Any
 
 import orjson
 
+#: Commands remembered per seat for answering repeats.
+MAX_ANSWERS = 256
 #: Outgoing messages queued for one connection before it is dropped as too slow.
 MAX_BACKLOG = 2000
 
@@ -21,6 +23,15 @@ def hash_token(token: str) -> str:
 def message(t: str, v: int, d: Any) -> str:
     """A protocol envelope as JSON text."""
     return orjson.dumps({"t": t, "v": v, "d": d}).decode()
+
+
+class Answers(OrderedDict[str, str]):
+    """The answers to a seat's (or a spectator's) latest commands, by command id."""
+
+    def keep(self, command_id: str, reply: str) -> None:
+        self[command_id] = reply
+        while len(self) > MAX_ANSWERS:
+            self.popitem(last=False)
 
 
 class Refused(Exception):
@@ -44,7 +55,7 @@ class Conn:
         self.greeted = False
         self.out: asyncio.Queue[str | None] = asyncio.Queue()
         #: Answers to a spectator's commands (a seat's live on the seat).
-        self.answers: OrderedDict[str, str] = OrderedDict()
+        self.answers = Answers()
         self.closed = False
 
     def send(self, text: str) -> None:

@@ -13,9 +13,10 @@ from sqlalchemy.orm import Session
 from ..errors import RulesError
 from ..rules import Rules
 from .accounts import AccountError
+from .actor import TableActor
+from .clock import Clock
 from .protocol import SEATS, TableConfig, TableInfo
 from .store import Store, TableRow
-from .table import Table
 
 #: A table nobody is connected to and that plays no match leaves memory after this many idle
 #: seconds (a waiting one is closed for good; finished games stay downloadable).
@@ -23,15 +24,18 @@ IDLE_SECONDS = 600.0
 
 
 class Lobby:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, clock: Clock | None = None) -> None:
         self.store = store
-        self.tables: dict[str, Table] = {}
+        self.clock = clock
+        self.tables: dict[str, TableActor] = {}
 
     async def sweep(self) -> None:
-        """Drop deserted tables that have been idle for :data:`IDLE_SECONDS`."""
-        now = time.monotonic()
+        """Drop deserted tables that have been idle for :data:`IDLE_SECONDS`; fold again any
+        table whose actor died, so that no match is left hanging."""
         for table_id, table in list(self.tables.items()):
-            if table.deserted and now - table.touched > IDLE_SECONDS:
+            if table.task is not None and table.task.done():
+                await self.get(table_id)
+            elif table.deserted and table.clock.now() - table.touched > IDLE_SECONDS:
                 del self.tables[table_id]
                 await table.stop()
                 if table.status == "waiting":
@@ -42,14 +46,14 @@ class Lobby:
         for row in await self.store.table_rows(("waiting", "playing")):
             await self._load(row.id, TableConfig(**row.config), row.seed)
 
-    async def _load(self, table_id: str, config: TableConfig, seed: str) -> Table:
-        table = Table(table_id, config, seed, self.store)
+    async def _load(self, table_id: str, config: TableConfig, seed: str) -> TableActor:
+        table = TableActor(table_id, config, seed, self.store, self.clock)
         table.load(await self.store.events(table_id))
         self.tables[table_id] = table
         table.start()
         return table
 
-    async def create(self, config: TableConfig) -> Table:
+    async def create(self, config: TableConfig) -> TableActor:
         try:
             Rules.preset(config.preset, **config.options).validate()
         except (RulesError, TypeError) as exc:
@@ -69,13 +73,13 @@ class Lobby:
             session.add(row)
 
         await self.store.write(work)
-        table = Table(table_id, config, seed, self.store)
+        table = TableActor(table_id, config, seed, self.store, self.clock)
         self.tables[table_id] = table
         await table.seat_bots(range(SEATS - config.bots, SEATS))
         table.start()
         return table
 
-    async def get(self, table_id: str) -> Table | None:
+    async def get(self, table_id: str) -> TableActor | None:
         """A live table; one whose actor failed is folded again from the database."""
         table = self.tables.get(table_id)
         if table is not None and (table.broken or (table.task and table.task.done())):

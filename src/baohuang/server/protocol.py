@@ -56,6 +56,12 @@ class TableConfig(Model):
     bot_delay: float = Field(
         0.8, ge=0, le=5, description="Seconds a bot waits before acting, so people can follow."
     )
+    grace: float = Field(
+        10.0,
+        ge=0,
+        le=120,
+        description="Seconds a disconnected person has to come back before 托管 plays (R13).",
+    )
     counter: bool = Field(
         True, description="记牌器 allowed: the page may show the cards still out."
     )
@@ -205,12 +211,21 @@ ClientMessage = Annotated[ClientHello | ClientCommand | ClientPing, Field(discri
 # ---------------------------------------------------------------------- server → client
 
 
+class TurnClock(Model):
+    """The countdown of the person the game waits on: when it ends, 托管 plays for them (R13)."""
+
+    seat: SeatNo
+    remaining: float = Field(description="Seconds left when the server sent this.")
+    timer: float = Field(description="The countdown's full length in seconds.")
+
+
 class Welcome(Model):
-    """The answer to ``hello``: the table, and the seat this connection acts for."""
+    """The answer to ``hello``: the table, the seat this connection acts for, the countdown."""
 
     table: TableInfo
     seat: SeatNo | None
     user: int | None = None
+    clock: TurnClock | None = None
 
 
 class EventData(Model):
@@ -223,8 +238,15 @@ class EventData(Model):
     - ``game`` {game, events: [engine events, seat-filtered], view?}: the engine events one
       action caused (``docs/record-format.md`` lists their kinds); a live one carries the
       seat's fresh view (``Game.view``), replayed ones only on the last;
-    - ``game_over`` {game, result, totals, record}: ``record`` is the download id;
+    - ``game_over`` {game, result, scores, totals, record, players, roles, scoring,
+      unscored, dissolved}: ``scores`` are the points that count (all 0 when ``unscored`` is
+      ``"all_auto"``: R13, every person was on 托管); ``players`` the names by seat; ``roles``
+      emperor/guard/rebel/solo by seat; ``scoring`` {t, final, factors: [[name, factor]]}
+      how R10 reached the points (null after an escape); ``dissolved``: R13 ended the match;
+      ``record`` is the download id;
     - ``match_over`` {totals}.
+
+    A live event also carries ``clock`` (:class:`TurnClock` or null); replayed ones do not.
 
     No table event is wholly private: every connection gets every sequence number (so a gap
     always shows), with the parts only its seat may know (its hand, a tribute card it paid or
@@ -242,6 +264,12 @@ class Snapshot(Model):
     table: TableInfo
     seat: SeatNo | None
     view: dict[str, Any] | None = Field(description="Game.view(seat) of the current game.")
+    clock: TurnClock | None = None
+    history: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="The current (or last) game's events from its start, as this seat sees "
+        "them, each with its ``seq``.",
+    )
 
 
 class Ack(Model):

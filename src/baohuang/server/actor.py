@@ -3,12 +3,9 @@
 The server holds no game logic: every action goes through :meth:`Game.apply`, every refusal is
 the engine's error. Each state change is a table event: stored first (:class:`Store`), then
 sent to every connection as that connection's seat may see it (R14) under one sequence number.
-The table's state is a fold over its events (:meth:`Table.fold`), which is how a table comes
-back after a restart, ``kill -9`` included.
-
-Event kinds: ``sit`` ``leave`` ``ready`` ``auto`` ``connected`` ``signal`` (the table),
-``start`` ``game`` ``game_over`` ``match_over`` (the match; a ``game`` event holds the engine
-events of one action, and the action itself in its ``secret``).
+The table's state is a fold over its events (:meth:`TableActor.fold`), which is how a table
+comes back after a restart, ``kill -9`` included. Time comes from one injected :class:`Clock`;
+every pending wake-up is set by :func:`.liveness.arrange` alone.
 """
 
 from __future__ import annotations
@@ -17,17 +14,13 @@ import asyncio
 import contextlib
 import logging
 import secrets
-import time
-from collections import OrderedDict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
-from ..actions import Escape, parse_action
-from ..arena import has_won, role_of
+from ..actions import Action, Escape, parse_action
 from ..bots import Bot, make_bot
 from ..cards import format_cards
 from ..errors import BaohuangError
@@ -37,7 +30,21 @@ from ..match import Match
 from ..plays import Play
 from ..record import to_record
 from ..rules import Rules
-from .connection import Conn, Refused, hash_token, message
+from . import liveness
+from .clock import Clock, SystemClock
+from .connection import Answers, Conn, Refused, hash_token, message
+from .mailbox import (
+    BotMove,
+    Cmd,
+    Gone,
+    GraceOver,
+    Hello,
+    Message,
+    NextGame,
+    TakeOver,
+    TurnKey,
+    Watchdog,
+)
 from .protocol import (
     SEATS,
     SIGNALS,
@@ -45,7 +52,6 @@ from .protocol import (
     AddBot,
     Auto,
     Command,
-    Hello,
     Hint,
     Leave,
     Ready,
@@ -56,107 +62,99 @@ from .protocol import (
     TableConfig,
     TableInfo,
 )
-from .store import Append, EventRow, GameRow, ResultRow, Store, TableRow
+from .protocol import Hello as HelloData
+from .results import game_over_data, scored, store_game
+from .scheduler import Scheduler
+from .seats import Seat
+from .store import Append, EventRow, GameRow, Store, TableRow
+from .tablelog import ENGINE_KINDS, TABLE_KINDS, Logged, TableLog
 
 log = logging.getLogger("baohuang.server")
 
-#: Events that change the table header: they carry the whole TableInfo.
-TABLE_KINDS = frozenset(
-    {"sit", "leave", "ready", "auto", "connected", "start", "game_over", "match_over"}
-)
-#: Events holding engine events (the game's state changed): they carry the seat's view.
-ENGINE_KINDS = frozenset({"start", "game"})
 #: A reconnect missing more events than this gets a snapshot instead of a replay.
 MAX_REPLAY = 1000
-#: Seconds people have to reconnect after a server restart before 托管 takes their seats.
-RECONNECT_GRACE = 10.0
-#: Commands remembered per seat for answering repeats.
-MAX_ANSWERS = 256
+#: Seconds people have to reconnect after a server restart before 托管 takes their seats
+#: (at least; a table's own grace when longer).
+RESTART_GRACE = 10.0
 #: Seconds between two quick signals (心战) of one seat.
 SIGNAL_GAP = 1.5
 
 
-@dataclass(slots=True)
-class Seat:
-    """A taken seat: a person (with the hash of their seat token) or a bot."""
+class TableActor:
+    """See the module docstring. Create, :meth:`load` stored events if any, then :meth:`start`."""
 
-    name: str
-    user: int | None = None
-    bot: str | None = None
-    token_hash: str | None = None
-    ready: bool = False
-    auto: bool = False
-    auto_reason: str | None = None
-    conns: set[Conn] = field(default_factory=set)
-    answers: OrderedDict[str, str] = field(default_factory=OrderedDict)
-    last_signal: float = 0.0
-
-
-@dataclass(frozen=True, slots=True)
-class Logged:
-    """One stored event, as the table keeps it for resyncs."""
-
-    kind: str
-    public: dict[str, Any]
-    private: dict[int, dict[str, Any]]
-
-
-#: A turn: (match, game, engine event count). A timer or bot wake-up is for one turn only.
-TurnKey = tuple[int, int, int]
-
-
-class Table:
-    """See the module docstring. Create with :meth:`create` or :meth:`load`, then :meth:`run`."""
-
-    def __init__(self, table_id: str, config: TableConfig, seed: str, store: Store) -> None:
+    def __init__(
+        self,
+        table_id: str,
+        config: TableConfig,
+        seed: str,
+        store: Store,
+        clock: Clock | None = None,
+    ) -> None:
         self.id = table_id
         self.config = config
         self.rules = Rules.preset(config.preset, **config.options)
         self.seed = seed
         self.store = store
+        self.clock: Clock = clock or SystemClock()
         self.status = "waiting"
         self.seats: list[Seat | None] = [None] * SEATS
         self.bots: list[Bot | None] = [None] * SEATS
         self.match: Match | None = None
         self.matches = 0
         self.results: list[list[int]] = []
-        self.log: list[Logged] = []
-        self.last_game_seq = 0
+        self.log = TableLog()
         self.watchers: set[Conn] = set()
-        self.inbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
+        self.inbox: asyncio.Queue[Message] = asyncio.Queue()
+        self.scheduler = Scheduler(self.clock, self.submit)
         self.task: asyncio.Task[None] | None = None
         self.broken = False
-        self._scheduled: TurnKey | None = None
+        #: When the current turn began, or its seat's controller last changed (clock seconds).
+        self.turn_since = 0.0
+        #: Times the watchdog found the table stalled (0 in a healthy table).
+        self.stalls = 0
         #: When the table last handled anything (for the lobby's clean-up).
-        self.touched = time.monotonic()
+        self.touched = self.clock.now()
 
     # ------------------------------------------------------------------ lifecycle
 
     @property
     def seq(self) -> int:
-        return len(self.log)
+        return self.log.seq
 
     def start(self) -> None:
         self.task = asyncio.create_task(self.run(), name=f"table-{self.id}")
 
     async def run(self) -> None:
-        """The actor loop: one item at a time, in order."""
-        await self._resume()
+        """The actor loop: one message at a time, in order; then the wake-ups it calls for."""
+        self.touched = self.clock.now()
+        self._resume_clock()
+        await self._complete()
+        liveness.arrange(self)
         while True:
             item = await self.inbox.get()
-            self.touched = time.monotonic()
+            self.touched = self.clock.now()
             try:
                 await self._handle(item)
+                liveness.arrange(self)
             except Exception:
                 # A storage failure leaves memory ahead of the database: drop this copy; the
                 # lobby folds the table again from what was stored.
                 log.exception("table %s failed; it will be reloaded", self.id)
                 self.broken = True
-                for conn in [*self.watchers, *(c for s in self.seats if s for c in s.conns)]:
+                self.scheduler.cancel_all()
+                for conn in self._all_conns():
                     conn.close()
                 return
+            finally:
+                self.inbox.task_done()
+
+    async def settled(self) -> None:
+        """Wait until every message submitted so far has been handled."""
+        await self.inbox.join()
 
     async def stop(self) -> None:
+        self.scheduler.cancel_all()
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -169,8 +167,11 @@ class Table:
             return False
         return self.status != "playing"
 
-    def submit(self, *item: Any) -> None:
+    def submit(self, item: Message) -> None:
         self.inbox.put_nowait(item)
+
+    def _all_conns(self) -> list[Conn]:
+        return [*self.watchers, *(c for s in self.seats if s for c in s.conns)]
 
     # ------------------------------------------------------------------ the public state
 
@@ -201,9 +202,28 @@ class Table:
             seq=self.seq,
         )
 
+    def clock_info(self) -> dict[str, Any] | None:
+        """The countdown of the person the game waits on: seconds until 托管 takes over."""
+        due = liveness.acting(self)
+        if due is None or not isinstance(due.wake, TakeOver):
+            return None
+        full = self.config.timer if due.wake.reason == "timeout" else self.config.grace
+        seat = self.game.current_seat
+        return {
+            "seat": seat,
+            "remaining": round(max(0.0, due.at - self.clock.now()), 3),
+            "timer": full,
+        }
+
     def snapshot(self, seat: int | None) -> dict[str, Any]:
-        view = self.match.game.view(seat) if self.match else None
-        return {"table": self.info().model_dump(), "seat": seat, "view": view}
+        view = self.game.view(seat) if self.match else None
+        return {
+            "table": self.info().model_dump(),
+            "seat": seat,
+            "view": view,
+            "clock": self.clock_info(),
+            "history": self.log.history(seat),
+        }
 
     # ------------------------------------------------------------------ events
 
@@ -225,7 +245,7 @@ class Table:
             "public": public,
             "private": {str(s): d for s, d in private.items()},
             "secret": secret or {},
-            "at": time.time(),
+            "at": self.clock.wall(),
         }
 
         def work(session: Session) -> Any:
@@ -238,11 +258,14 @@ class Table:
         result = await self.store.write(Append(row, work if status or extra else None))
         if kind not in ENGINE_KINDS:
             self.fold(kind, public, secret or {})
-        self.log.append(Logged(kind, public, private))
-        if kind in ENGINE_KINDS:
-            self.last_game_seq = self.seq
+        if kind in ENGINE_KINDS or (kind == "auto" and self._is_current(public["seat"])):
+            self.turn_since = self.clock.now()  # the turn, or who plays it, changed
+        self.log.add(Logged(kind, public, private))
         self._broadcast()
         return result
+
+    def _is_current(self, seat: int) -> bool:
+        return self.in_game() and self.game.current_seat == seat
 
     def _conns(self) -> list[tuple[int | None, set[Conn]]]:
         groups: list[tuple[int | None, set[Conn]]] = [(None, self.watchers)]
@@ -251,22 +274,22 @@ class Table:
 
     def _event_data(self, index: int, seat: int | None, view: bool) -> dict[str, Any]:
         logged = self.log[index]
-        data = {"kind": logged.kind, **logged.public}
-        if seat is not None and seat in logged.private:
-            data.update(logged.private[seat])
+        data = logged.for_seat(seat)
         if logged.kind in ENGINE_KINDS and view and self.match:
-            data["view"] = self.match.game.view(seat)
+            data["view"] = self.game.view(seat)
         return data
 
     def _broadcast(self) -> None:
         index = self.seq - 1
         info = self.info().model_dump() if self.log[index].kind in TABLE_KINDS else None
+        clock = self.clock_info()
         for seat, conns in self._conns():
             if not conns:
                 continue
             data = self._event_data(index, seat, view=True)
             if info is not None:
                 data["table"] = info
+            data["clock"] = clock
             text = message("event", self.seq, data)
             for conn in conns:
                 conn.send(text)
@@ -291,7 +314,7 @@ class Table:
             chair = self._seat(seat)
             chair.auto, chair.auto_reason = public["on"], public["reason"]
         elif kind == "game_over":
-            self.results.append(public["result"]["scores"])
+            self.results.append(public.get("scores", public["result"]["scores"]))
         elif kind == "match_over":
             self.status = "finished"
             for taken in self.seats:
@@ -305,11 +328,9 @@ class Table:
         assert chair is not None
         return chair
 
-    def _remember(
-        self, answers: OrderedDict[str, str], command_id: str, seq: int, extra: dict[str, Any]
-    ) -> None:
+    def _remember(self, answers: Answers, command_id: str, seq: int, extra: dict[str, Any]) -> None:
         """Keep the answer to a command applied before a reload (no token: it is not kept)."""
-        answers[command_id] = message("ack", seq, {"id": command_id, "seat": extra.get("seat")})
+        answers.keep(command_id, message("ack", seq, {"id": command_id, "seat": extra.get("seat")}))
 
     # ------------------------------------------------------------------ loading (the fold)
 
@@ -321,67 +342,105 @@ class Table:
                 self._replay(row)
             else:
                 self.fold(row.kind, row.public, row.secret)
-            self.log.append(Logged(row.kind, row.public, private))
-            if row.kind in ENGINE_KINDS:
-                self.last_game_seq = self.seq
+            self.log.add(Logged(row.kind, row.public, private))
 
     def _replay(self, row: EventRow) -> None:
         """Re-apply a stored ``start`` or action through the engine; it must agree."""
         if row.kind == "start":
             self._begin(row.public["match"], row.public["game"])
-            fresh = self._game.events
+            fresh = self.game.events
         else:
-            before = len(self._game.events)
-            self._game.apply(parse_action(row.secret["action"]))
-            fresh = self._game.events[before:]
+            before = len(self.game.events)
+            self.game.apply(parse_action(row.secret["action"]))
+            fresh = self.game.events[before:]
         if [e.for_seat(None) for e in fresh] != row.public["events"]:
             raise RuntimeError(f"table {self.id} event {row.seq}: the engine replays differently")
         seat, command_id = row.secret.get("seat"), row.secret.get("id")
         if command_id and seat is not None and self.seats[seat]:
             self._remember(self._seat(seat).answers, command_id, row.seq, {})
 
-    async def _resume(self) -> None:
-        """After a load: finish what a crash interrupted, restart turn timers and bots."""
-        if self.match and self.status == "playing":
-            game = self.match.game
-            last = self.log[-1].kind if self.log else None
-            if game.is_over and last == "game":
-                await self._finish_game()
-            elif game.is_over and last == "game_over":
-                self._schedule_next()
-        if any(chair and chair.user is not None for chair in self.seats):
-            # People need a moment to reconnect before 托管 plays for them.
-            loop = asyncio.get_running_loop()
-            loop.call_later(RECONNECT_GRACE, self.submit, "grace", self.seq)
-        self._schedule()
+    def _resume_clock(self) -> None:
+        """Time starts now: the turn in progress, and people's grace to come back."""
+        now = self.turn_since = self.clock.now()
+        grace = max(self.config.grace, RESTART_GRACE)
+        for chair in self.seats:
+            if chair and chair.person and not chair.conns and self.status == "playing":
+                chair.away_until = now + grace
 
-    # ------------------------------------------------------------------ inbox
+    async def _complete(self) -> None:
+        """After a load: finish what a crash interrupted (a game without its ``game_over``, a
+        last game without its ``match_over``, an escaped seat without its bot)."""
+        if self.status != "playing" or self.match is None:
+            return
+        if self.game.is_over and len(self.results) == self.game_index:
+            await self._finish_game()
+        elif self.game.is_over and not liveness.more_games(self):
+            totals = [sum(r[s] for r in self.results) for s in range(SEATS)]
+            await self._record("match_over", {"totals": totals}, status="finished")
+        for seat, chair in enumerate(self.seats):
+            if chair is None and self.status == "playing":
+                await self._record("sit", self._bot_public(seat, self.config.bot_level))
 
-    async def _handle(self, item: tuple[Any, ...]) -> None:
-        kind = item[0]
-        if kind == "hello":
-            await self._hello(item[1], item[2])
-        elif kind == "cmd":
-            await self._command(item[1], item[2], item[3])
-        elif kind == "gone":
-            await self._gone(item[1])
-        elif kind == "bot" and item[1] == self._turn():
-            await self._bot_turn()
-        elif kind == "timeout" and item[1] == self._turn():
-            seat = self.match.game.current_seat if self.match else None
-            if seat is not None and (chair := self.seats[seat]) and not chair.auto:
-                await self._record("auto", {"seat": seat, "on": True, "reason": "timeout"})
-        elif kind == "grace":
-            for seat, chair in enumerate(self.seats):
-                away = chair and chair.user is not None and not chair.conns and not chair.auto
-                if away and self._in_game():
-                    public = {"seat": seat, "on": True, "reason": "disconnect"}
-                    await self._record("auto", public)
-        elif kind == "next" and item[1] == (self.matches, len(self.results)):
-            await self._start(self.matches, len(self.results))
-        self._schedule()
+    # ------------------------------------------------------------------ the mailbox
 
-    async def _hello(self, conn: Conn, hello: Hello) -> None:
+    async def _handle(self, item: Message) -> None:
+        match item:
+            case Hello(conn, hello):
+                await self._hello(conn, hello)
+            case Cmd(conn, seen, command):
+                await self._command(conn, seen, command)
+            case Gone(conn):
+                await self._gone(conn)
+            case BotMove(turn) if turn == self.turn():
+                await self._bot_turn()
+            case TakeOver(turn, reason) if turn == self.turn():
+                await self._take_over(reason)
+            case GraceOver():
+                await self._grace_over()
+            case NextGame(match, game) if self._next_due(match, game):
+                await self._start(match, game)
+            case Watchdog():
+                self._watchdog()
+
+    def _watchdog(self) -> None:
+        """A wake-up long past due means the table is stuck: say so, and set it again."""
+        late = liveness.overdue(self)
+        if late:
+            self.stalls += 1
+            log.error(
+                "table %s stalled at event %d: %s overdue; rescheduling",
+                self.id,
+                self.seq,
+                ", ".join(late),
+            )
+            for slot in late:
+                self.scheduler.want(slot, None)
+        self.scheduler.want("watchdog", None)  # arrange sets the next check
+
+    def _next_due(self, match: int, game: int) -> bool:
+        return (
+            self.status == "playing"
+            and self.match is not None
+            and self.game.is_over
+            and (match, game) == (self.matches, self.match.index + 1)
+        )
+
+    async def _take_over(self, reason: str) -> None:
+        """R13: 托管 takes the seat to act (its timer ran out, or its person stayed away)."""
+        seat = self.game.current_seat
+        chair = self.seats[seat] if seat is not None else None
+        if chair is not None and not chair.played_by_bot:
+            await self._record("auto", {"seat": seat, "on": True, "reason": reason})
+
+    async def _grace_over(self) -> None:
+        now = self.clock.now()
+        for seat, chair in enumerate(self.seats):
+            if chair is None or chair.auto or chair.away_until is None:
+                continue
+            if chair.away_until <= now and self.in_game():
+                await self._record("auto", {"seat": seat, "on": True, "reason": "disconnect"})
+
+    async def _hello(self, conn: Conn, hello: HelloData) -> None:
         if conn.greeted:
             refused = Refused(
                 "not_allowed", "say hello once per connection", "每个连接只能问候一次"
@@ -401,13 +460,13 @@ class Table:
         conn.seat = seat
         chair = self.seats[seat] if seat is not None else None
         (chair.conns if chair else self.watchers).add(conn)
-        conn.send(
-            message(
-                "welcome",
-                self.seq,
-                {"table": self.info().model_dump(), "seat": seat, "user": conn.user},
-            )
-        )
+        welcome = {
+            "table": self.info().model_dump(),
+            "seat": seat,
+            "user": conn.user,
+            "clock": self.clock_info(),
+        }
+        conn.send(message("welcome", self.seq, welcome))
         since = hello.since
         if since is not None and 0 <= since <= self.seq and self.seq - since <= MAX_REPLAY:
             last_game = max(
@@ -420,6 +479,7 @@ class Table:
         else:
             conn.send(message("snapshot", self.seq, self.snapshot(seat)))
         if chair and seat is not None and len(chair.conns) == 1:
+            chair.away_until = None
             await self._record("connected", {"seat": seat, "on": True})
             if chair.auto and chair.auto_reason in ("disconnect", "timeout"):
                 await self._record("auto", {"seat": seat, "on": False, "reason": "reconnect"})
@@ -433,9 +493,9 @@ class Table:
             return
         chair.conns.discard(conn)
         if not chair.conns:
+            # R13: 托管 after the grace, unless they come back (liveness.grace/acting).
+            chair.away_until = self.clock.now() + self.config.grace
             await self._record("connected", {"seat": seat, "on": False})
-            if self._in_game() and not chair.auto:
-                await self._record("auto", {"seat": seat, "on": True, "reason": "disconnect"})
 
     # ------------------------------------------------------------------ commands
 
@@ -453,10 +513,7 @@ class Table:
             reply = message("error", self.seq, refused.data(command.id))
             snapshot = refused.code == "stale"
         chair = self.seats[conn.seat] if conn.seat is not None else None
-        answers = chair.answers if chair else conn.answers
-        answers[command.id] = reply
-        while len(answers) > MAX_ANSWERS:
-            answers.popitem(last=False)
+        (chair.answers if chair else conn.answers).keep(command.id, reply)
         conn.send(reply)
         if snapshot:
             conn.send(message("snapshot", self.seq, self.snapshot(conn.seat)))
@@ -468,29 +525,32 @@ class Table:
         if seat is None or self.seats[seat] is None:
             raise Refused("not_seated", "take a seat first", "请先入座")
         chair = self._seat(seat)
-        if isinstance(command, Act):
-            await self._act(seat, chair, seen, command)
-        elif isinstance(command, Hint):
-            return {"hint": self._hint(seat)}
-        elif isinstance(command, Leave):
-            await self._leave(seat)
-        elif isinstance(command, Ready):
-            self._not_playing("ready")
-            await self._record("ready", {"seat": seat, "on": command.on})
-            await self._maybe_start()
-        elif isinstance(command, AddBot | RemoveBot):
-            await self._bot_seat(command, command.id)
-        elif isinstance(command, Auto):
-            if not self._in_game():
-                raise Refused(
-                    "not_allowed", "托管 is only for a game in progress", "对局中才能托管"
-                )
-            if chair.auto != command.on:
-                public = {"seat": seat, "on": command.on, "reason": "request"}
-                await self._record("auto", public, secret={"id": command.id, "seat": seat})
-        elif isinstance(command, Signal):
-            await self._signal(seat, chair, command)
+        match command:
+            case Act():
+                await self._act(seat, chair, seen, command)
+            case Hint():
+                return {"hint": self._hint(seat)}
+            case Leave():
+                await self._leave(seat)
+            case Ready():
+                self._not_playing("ready")
+                await self._record("ready", {"seat": seat, "on": command.on})
+                await self._maybe_start()
+            case AddBot() | RemoveBot():
+                await self._bot_seat(command)
+            case Auto():
+                await self._auto(seat, chair, command)
+            case Signal():
+                await self._signal(seat, chair, command)
         return {}
+
+    async def _auto(self, seat: int, chair: Seat, command: Auto) -> None:
+        """R13: 托管 on or off by the person (off in one's own turn restarts a fair timer)."""
+        if not self.in_game():
+            raise Refused("not_allowed", "托管 is only for a game in progress", "对局中才能托管")
+        if chair.auto != command.on:
+            public = {"seat": seat, "on": command.on, "reason": "request"}
+            await self._record("auto", public, secret={"id": command.id, "seat": seat})
 
     def _not_playing(self, what: str) -> None:
         if self.status == "playing":
@@ -498,8 +558,8 @@ class Table:
                 "not_allowed", f"{what}: the match is in progress", f"{what}：比赛正在进行"
             )
 
-    def _in_game(self) -> bool:
-        return self.status == "playing" and self.match is not None and not self.match.game.is_over
+    def in_game(self) -> bool:
+        return self.status == "playing" and self.match is not None and not self.game.is_over
 
     async def _sit(self, conn: Conn, command: Sit) -> dict[str, Any]:
         if conn.user is None:
@@ -528,7 +588,7 @@ class Table:
         return {"token": token, "seat": seat}
 
     async def _leave(self, seat: int) -> None:
-        if self._in_game():
+        if self.in_game():
             await self._apply(seat, Escape(seat), None)  # R10.4 逃跑
         playing = self.status == "playing"  # the match goes on after an escape
         for conn in self._seat(seat).conns:  # they stay, watching
@@ -546,7 +606,7 @@ class Table:
     def _bot_public(self, seat: int, level: str) -> dict[str, Any]:
         return {"seat": seat, "name": f"机器人{seat + 1}", "user": None, "bot": level}
 
-    async def _bot_seat(self, command: AddBot | RemoveBot, command_id: str) -> None:
+    async def _bot_seat(self, command: AddBot | RemoveBot) -> None:
         self._not_playing(command.op)
         chair = self.seats[command.seat]
         if isinstance(command, AddBot):
@@ -567,7 +627,7 @@ class Table:
                 f"unknown signal {command.signal!r}: signals are {', '.join(SIGNALS)}",
                 f"没有这条快捷语 {command.signal!r}",
             )
-        now = time.monotonic()
+        now = self.clock.now()
         if now - chair.last_signal < SIGNAL_GAP:
             raise Refused("not_allowed", "one signal at a time, please", "发言太快了")
         chair.last_signal = now
@@ -575,17 +635,17 @@ class Table:
         await self._record("signal", {"seat": seat, "signal": command.signal, "zh": zh, "en": en})
 
     async def _act(self, seat: int, chair: Seat, seen: int, command: Act) -> None:
-        if not self._in_game():
+        if not self.in_game():
             raise Refused("not_allowed", "no game is in progress", "现在没有进行中的对局")
-        if seen < self.last_game_seq:
+        last = self.log.last_game_seq
+        if seen < last:
             raise Refused(
                 "stale",
-                f"made against event {seen}, the game has moved on to {self.last_game_seq}",
-                f"指令基于第 {seen} 个事件，牌局已到第 {self.last_game_seq} 个",
+                f"made against event {seen}, the game has moved on to {last}",
+                f"指令基于第 {seen} 个事件，牌局已到第 {last} 个",
             )
-        assert self.match is not None
-        if self.match.game.current_seat != seat:
-            turn = self.match.game.current_seat
+        if self.game.current_seat != seat:
+            turn = self.game.current_seat
             raise Refused("not_your_turn", f"it is seat {turn}'s turn", f"现在轮到座位{turn}")
         if chair.auto:
             raise Refused(
@@ -599,10 +659,9 @@ class Table:
             raise Refused("not_allowed", "to escape, leave the table", "要逃跑请离开牌桌")
         await self._apply(seat, action, command.id)
 
-    async def _apply(self, seat: int, action: Any, command_id: str | None) -> None:
+    async def _apply(self, seat: int, action: Action, command_id: str | None) -> None:
         """Apply an action through the engine, then store and send its events."""
-        assert self.match is not None
-        game = self.match.game
+        game = self.game
         before = len(game.events)
         try:
             game.apply(action)
@@ -617,7 +676,7 @@ class Table:
         applied = str(game.actions[-1][1])
         await self._record(
             "game",
-            {"game": self.match.index, "events": [e.for_seat(None) for e in fresh]},
+            {"game": self.game_index, "events": [e.for_seat(None) for e in fresh]},
             private,
             {"seat": seat, "action": applied, "id": command_id},
         )
@@ -625,10 +684,9 @@ class Table:
             await self._finish_game()
 
     def _hint(self, seat: int) -> str:
-        if not self._in_game():
+        if not self.in_game():
             raise Refused("not_allowed", "no game is in progress", "现在没有进行中的对局")
-        assert self.match is not None
-        game = self.match.game
+        game = self.game
         if game.current_seat != seat:
             raise Refused("not_your_turn", "it is not your turn", "还没轮到你")
         choice = HeuristicBot(self.rules).choose(game.view(seat), game.legal_actions())
@@ -645,9 +703,20 @@ class Table:
             await self._start(self.matches + 1, 0)
 
     @property
-    def _game(self) -> Game:
+    def game(self) -> Game:
         assert self.match is not None
         return self.match.game
+
+    @property
+    def game_index(self) -> int:
+        assert self.match is not None
+        return self.match.index
+
+    def turn(self) -> TurnKey | None:
+        """The turn the game waits on, or ``None`` when no game is in progress."""
+        if not self.in_game():
+            return None
+        return (self.matches, self.game_index, len(self.game.events))
 
     def _begin(self, match: int, index: int) -> None:
         """Deal game ``index`` of match number ``match`` (a new match at 0)."""
@@ -664,107 +733,56 @@ class Table:
         self._begin(match, index)
         await self._record(
             "start",
-            {"match": match, "game": index, "events": self._game.events_for(None)},
-            {s: {"events": self._game.events_for(s)} for s in range(SEATS)},
+            {"match": match, "game": index, "events": self.game.events_for(None)},
+            {s: {"events": self.game.events_for(s)} for s in range(SEATS)},
             status="playing",
         )
-        if self._game.is_over:  # every deal voided, R8.6 … (the engine ends it)
+        if self.game.is_over:  # every deal voided, R8.6 … (the engine ends it)
             await self._finish_game()
 
     async def _finish_game(self) -> None:
         """Store the finished game's record and results with its ``game_over`` event."""
-        assert self.match is not None
-        game, index = self.match.game, self.match.index
-        result = game.result
-        assert result is not None
+        game, index = self.game, self.game_index
+        assert game.result is not None
         players = [chair.name if chair else "" for chair in self.seats]
         match_info = {
-            "seed": self.match.seed,
+            "seed": self.match.seed if self.match else "",
             "game": index,
             "games": self.config.games,
             "players": players,
         }
-        record = to_record(game, match_info)
-        users = [(s, c.user) for s, c in enumerate(self.seats) if c and c.user is not None]
-
+        counted = scored(self.rules, game.result, self.seats)
         game_id = f"{self.id}-{self.matches}-{index + 1}"
-
-        def store_game(session: Session) -> None:
-            row = GameRow(
-                id=game_id,
-                table_id=self.id,
-                index=index,
-                preset=self.rules.name,
-                finished=time.time(),
-                record=record,
-            )
-            session.add(row)
-            session.flush()  # the results refer to the game
-            for seat, user in users:
-                place = result.places.index(seat) + 1 if seat in result.places else None
-                session.add(
-                    ResultRow(
-                        game_id=game_id,
-                        user_id=user,
-                        seat=seat,
-                        role=role_of(result, seat),
-                        points=result.scores[seat],
-                        place=place,
-                        won=has_won(result, seat),
-                    )
-                )
-
-        totals = [sum(r[s] for r in self.results) + result.scores[s] for s in range(SEATS)]
-        public = {"game": index, "result": result.to_dict(), "totals": totals, "record": game_id}
-        await self._record("game_over", public, extra=store_game)
-        if index + 1 == self.config.games:
+        row = GameRow(
+            id=game_id,
+            table_id=self.id,
+            index=index,
+            preset=self.rules.name,
+            finished=self.clock.wall(),
+            record=to_record(game, match_info),
+        )
+        users = [(s, c.user) for s, c in enumerate(self.seats) if c and c.user is not None]
+        totals = [sum(r[s] for r in self.results) + counted.scores[s] for s in range(SEATS)]
+        public = game_over_data(self.rules, counted, index, players, totals, game_id)
+        await self._record("game_over", public, extra=store_game(row, counted, users))
+        if not liveness.more_games(self):
             await self._record("match_over", {"totals": totals}, status="finished")
-        else:
-            self._schedule_next()
 
-    def _schedule_next(self) -> None:
-        key = (self.matches, len(self.results))
-        asyncio.get_running_loop().call_later(self.config.pause, self.submit, "next", key)
-
-    # ------------------------------------------------------------------ bots and timers
-
-    def _turn(self) -> TurnKey | None:
-        if not self._in_game():
-            return None
-        assert self.match is not None
-        return (self.matches, self.match.index, len(self.match.game.events))
-
-    def _schedule(self) -> None:
-        """Wake a bot (or 托管) for the seat to act, or start that person's turn timer."""
-        key = self._turn()
-        if key is None or key == self._scheduled:
-            return
-        assert self.match is not None
-        seat = self.match.game.current_seat
-        chair = self.seats[seat] if seat is not None else None
-        if chair is None:
-            return
-        loop = asyncio.get_running_loop()
-        if chair.bot or chair.auto:
-            self._scheduled = key
-            loop.call_later(self.config.bot_delay, self.submit, "bot", key)
-        elif self.config.timer:
-            self._scheduled = key
-            loop.call_later(self.config.timer, self.submit, "timeout", key)
+    # ------------------------------------------------------------------ bots
 
     async def _bot_turn(self) -> None:
-        assert self.match is not None
-        game = self.match.game
+        """The bot of the seat to act (its own, or the table's for 托管) acts."""
+        game = self.game
         seat = game.current_seat
         chair = self.seats[seat] if seat is not None else None
-        if seat is None or chair is None or not (chair.bot or chair.auto):
+        if seat is None or chair is None or not chair.played_by_bot:
             return
+        level = chair.bot or self.config.bot_level
         bot = self.bots[seat]
         if bot is None:
-            level = chair.bot or self.config.bot_level
             bot = self.bots[seat] = make_bot(level, self.rules, f"{self.seed}/{seat}")
         view, legal = game.view(seat), game.legal_actions()
-        if (chair.bot or self.config.bot_level) == "search":
+        if level == "search":
             action = await asyncio.to_thread(bot.choose, view, legal)
         else:
             action = bot.choose(view, legal)

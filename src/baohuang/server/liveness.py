@@ -1,0 +1,109 @@
+"""Liveness (不卡桌): whatever people do and whenever they do it, a table moves on.
+
+**The rule, enforced here and only here:** whenever the game waits on a seat that a bot plays,
+that is on 托管, whose person is away past the grace, or whose turn timer runs, exactly one
+wake-up is pending that will act for it (slot ``act``). :func:`plan` derives every wake-up a
+table needs from its state alone; :func:`arrange`, run after every message the actor handles,
+makes the scheduler hold exactly that. No other code sets or cancels a wake-up, so no path
+(a timeout, 托管 switched on in one's own turn, a tab closed mid-turn, a restart) can leave a
+turn without one.
+
+The slots: ``act`` (:class:`BotMove` or :class:`TakeOver` for the seat to act), ``grace``
+(people away from a game go on 托管), ``next`` (the next game of the match), ``watchdog``
+(:func:`overdue`: a wake-up that should have moved the table, long past due, is logged and
+set again).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .mailbox import BotMove, GraceOver, NextGame, TakeOver, Watchdog
+from .scheduler import Due
+
+if TYPE_CHECKING:
+    from .actor import TableActor
+
+#: Seconds between two checks of the watchdog while a match is in progress.
+WATCHDOG_PERIOD = 5.0
+#: Seconds a wake-up may be late before the watchdog calls the table stalled.
+SLACK = 5.0
+
+
+def acting(table: TableActor) -> Due | None:
+    """The one wake-up that acts for the seat the game waits on, if anyone must."""
+    turn = table.turn()
+    if turn is None:
+        return None
+    seat = table.game.current_seat
+    chair = table.seats[seat] if seat is not None else None
+    if chair is None:
+        return None
+    if chair.played_by_bot:
+        return Due(BotMove(turn), table.turn_since + table.config.bot_delay)
+    deadlines = []
+    if table.config.timer:
+        deadlines.append((table.turn_since + table.config.timer, "timeout"))
+    if chair.away_until is not None:
+        deadlines.append((chair.away_until, "disconnect"))
+    if not deadlines:
+        return None  # a person with no timer, here: the table waits for them
+    at, reason = min(deadlines)
+    return Due(TakeOver(turn, reason), at)
+
+
+def grace(table: TableActor) -> Due | None:
+    """People away from the game (other than the seat to act) go on 托管 when their grace
+    ends."""
+    if not table.in_game():
+        return None
+    current = table.game.current_seat
+    ends = [
+        chair.away_until
+        for seat, chair in enumerate(table.seats)
+        if chair and chair.person and not chair.auto and chair.away_until is not None
+        if seat != current
+    ]
+    return Due(GraceOver(), min(ends)) if ends else None
+
+
+def more_games(table: TableActor) -> bool:
+    """Whether the match goes on after its current game: games are left, and R13 did not
+    end it (``dissolved``)."""
+    if table.match is None or table.match.index + 1 >= table.config.games:
+        return False
+    over = next((e for e in reversed(table.log) if e.kind == "game_over"), None)
+    return not (
+        over and over.public.get("game") == table.match.index and over.public.get("dissolved")
+    )
+
+
+def next_game(table: TableActor) -> Due | None:
+    """The next game of the match, a pause after the last one ended."""
+    match = table.match
+    if table.status != "playing" or match is None or not match.game.is_over:
+        return None
+    if not more_games(table):
+        return None
+    return Due(NextGame(table.matches, match.index + 1), table.turn_since + table.config.pause)
+
+
+def plan(table: TableActor) -> dict[str, Due | None]:
+    """Every wake-up the table's state calls for, by slot."""
+    return {"act": acting(table), "grace": grace(table), "next": next_game(table)}
+
+
+def arrange(table: TableActor) -> None:
+    """Make the scheduler hold exactly :func:`plan`, and the watchdog while a match runs."""
+    for slot, due in plan(table).items():
+        table.scheduler.want(slot, due)
+    if table.status != "playing":
+        table.scheduler.want("watchdog", None)
+    elif table.scheduler.pending("watchdog") is None:
+        table.scheduler.want("watchdog", Due(Watchdog(), table.clock.now() + WATCHDOG_PERIOD))
+
+
+def overdue(table: TableActor) -> list[str]:
+    """The slots whose wake-up should have moved the table more than :data:`SLACK` ago."""
+    now = table.clock.now()
+    return [slot for slot, due in plan(table).items() if due and due.at + SLACK < now]

@@ -1,0 +1,109 @@
+"""A finished game's results (结算): what the ``game_over`` event says, and the rows stored.
+
+R13 (revised turn 2): at the end of a game, if every person at the table is on 托管, the game
+is not scored; with the rule ``dissolve_on_auto``, a person on 托管 at the end ends the match
+there. Seats that a bot plays (from the start, or after an escape) are not people.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from ..rules import Rules
+from ..scoring import GameResult, multipliers
+from .seats import Seat
+from .store import GameRow, ResultRow, Work
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """A finished game as the table counts it."""
+
+    result: GameResult
+    #: The points that count, per seat (all 0 when R13 leaves the game unscored).
+    scores: tuple[int, ...]
+    #: ``"all_auto"`` when R13 leaves the game unscored.
+    unscored: str | None
+    #: R13 ``dissolve_on_auto``: the match ends after this game.
+    dissolved: bool
+
+
+def scored(rules: Rules, result: GameResult, seats: Sequence[Seat | None]) -> Scored:
+    """R13 applied to ``result`` (an escape keeps its R10.4 scores)."""
+    people = [chair for chair in seats if chair is not None and chair.person]
+    on_auto = [chair for chair in people if chair.auto]
+    if result.outcome == "escape" or not on_auto:
+        return Scored(result, result.scores, None, False)
+    if len(on_auto) == len(people):  # R13: every person on 托管
+        return Scored(result, (0,) * len(result.scores), "all_auto", rules.dissolve_on_auto)
+    return Scored(result, result.scores, None, rules.dissolve_on_auto)
+
+
+def breakdown(rules: Rules, result: GameResult) -> dict[str, Any] | None:
+    """T and its multipliers (R10), or ``None`` after an escape (R10.4: no T)."""
+    if result.emperor is None or result.outcome == "escape":
+        return None
+    return multipliers(
+        rules,
+        emperor=result.emperor,
+        guard=result.guard,
+        places=result.places,
+        open_solo=result.open_solo,
+        rebellion=result.rebellion,
+        open_guard=result.open_guard,
+        kicked=result.kicked,
+    ).to_dict()
+
+
+def game_over_data(
+    rules: Rules,
+    game: Scored,
+    index: int,
+    players: list[str],
+    totals: list[int],
+    game_id: str,
+) -> dict[str, Any]:
+    """The public data of a ``game_over`` event: enough to show why each seat got what."""
+    result = game.result
+    return {
+        "game": index,
+        "result": result.to_dict(),
+        "scores": list(game.scores),
+        "totals": totals,
+        "record": game_id,
+        "players": players,
+        "roles": [None if result.emperor is None else result.role(s) for s in range(5)],
+        "scoring": breakdown(rules, result),
+        "unscored": game.unscored,
+        "dissolved": game.dissolved,
+    }
+
+
+def store_game(row: GameRow, game: Scored, users: list[tuple[int, int]]) -> Work:
+    """Write work: the game's record, and a result row per person unless it is unscored."""
+    result = game.result
+
+    def work(session: Session) -> None:
+        session.add(row)
+        session.flush()  # the results refer to the game
+        if game.unscored:
+            return
+        for seat, user in users:
+            place = result.places.index(seat) + 1 if seat in result.places else None
+            session.add(
+                ResultRow(
+                    game_id=row.id,
+                    user_id=user,
+                    seat=seat,
+                    role=result.role(seat),
+                    points=game.scores[seat],
+                    place=place,
+                    won=result.won(seat),
+                )
+            )
+
+    return work
