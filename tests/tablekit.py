@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import random
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
@@ -97,14 +98,19 @@ def add_user(user: int) -> Work:
 class Harness:
     """A lobby on a fake clock over a fresh SQLite store; one table at a time."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, seed: int = 0) -> None:
         self.loop = asyncio.new_event_loop()
+        self.random = random.Random(seed)
         self.clock = FakeClock()
         self.store = Store(f"sqlite:///{folder / 'tables.db'}")
         self.run(self.store.start())
-        self.lobby = Lobby(self.store, self.clock)
+        self.lobby = Lobby(self.store, self.clock, self.token)
         self.table: TableActor | None = None
         self.clients: list[Client] = []
+
+    def token(self, size: int) -> str:
+        """Table ids and seeds from a seeded generator: the same test deals the same cards."""
+        return self.random.randbytes(size).hex()
 
     def run(self, coro: Coroutine[Any, Any, T]) -> T:
         return self.loop.run_until_complete(coro)
@@ -143,7 +149,9 @@ class Harness:
     def reconnect(self, client: Client) -> Client:
         """The same person on a new connection, asking for what it missed."""
         again = self.connect(client.user, client.name, client.token, since=client.seq)
-        again.events = [*client.events]
+        again.token = client.token
+        if not any(m["t"] == "snapshot" for m in again.messages):
+            again.events = [*client.events, *again.events]
         return again
 
     def drop(self, client: Client) -> None:
@@ -187,7 +195,7 @@ class Harness:
         self.run(self.lobby.close())
         for client in self.clients:
             client.conn.close()
-        self.lobby = Lobby(self.store, self.clock)
+        self.lobby = Lobby(self.store, self.clock, self.token)
         self.run(self.lobby.recover())
         self.table = self.lobby.tables.get(self.actor.id)
         if self.table is not None:

@@ -21,18 +21,15 @@ from sqlalchemy import update
 from sqlalchemy.orm import Session
 
 from ..actions import Action, Escape, parse_action
-from ..bots import Bot, make_bot
+from ..bots import make_bot
 from ..cards import format_cards
 from ..errors import BaohuangError
-from ..game import Game
 from ..heuristic import HeuristicBot
-from ..match import Match
 from ..plays import Play
 from ..record import to_record
-from ..rules import Rules
 from . import liveness
 from .clock import Clock, SystemClock
-from .connection import Answers, Conn, Refused, hash_token, message
+from .connection import Conn, Refused, hash_token, message
 from .mailbox import (
     BotMove,
     Cmd,
@@ -42,7 +39,6 @@ from .mailbox import (
     Message,
     NextGame,
     TakeOver,
-    TurnKey,
     Watchdog,
 )
 from .protocol import (
@@ -56,18 +52,17 @@ from .protocol import (
     Leave,
     Ready,
     RemoveBot,
-    SeatInfo,
     Signal,
     Sit,
     TableConfig,
-    TableInfo,
 )
 from .protocol import Hello as HelloData
 from .results import game_over_data, scored, store_game
 from .scheduler import Scheduler
 from .seats import Seat
-from .store import Append, EventRow, GameRow, Store, TableRow
-from .tablelog import ENGINE_KINDS, TABLE_KINDS, Logged, TableLog
+from .store import Append, GameRow, Store, TableRow
+from .tablelog import ENGINE_KINDS, TABLE_KINDS, Logged
+from .tablestate import TableState
 
 log = logging.getLogger("baohuang.server")
 
@@ -80,7 +75,7 @@ RESTART_GRACE = 10.0
 SIGNAL_GAP = 1.5
 
 
-class TableActor:
+class TableActor(TableState):
     """See the module docstring. Create, :meth:`load` stored events if any, then :meth:`start`."""
 
     def __init__(
@@ -91,20 +86,9 @@ class TableActor:
         store: Store,
         clock: Clock | None = None,
     ) -> None:
-        self.id = table_id
-        self.config = config
-        self.rules = Rules.preset(config.preset, **config.options)
-        self.seed = seed
+        super().__init__(table_id, config, seed)
         self.store = store
         self.clock: Clock = clock or SystemClock()
-        self.status = "waiting"
-        self.seats: list[Seat | None] = [None] * SEATS
-        self.bots: list[Bot | None] = [None] * SEATS
-        self.match: Match | None = None
-        self.matches = 0
-        self.results: list[list[int]] = []
-        self.log = TableLog()
-        self.watchers: set[Conn] = set()
         self.inbox: asyncio.Queue[Message] = asyncio.Queue()
         self.scheduler = Scheduler(self.clock, self.submit)
         self.task: asyncio.Task[None] | None = None
@@ -117,10 +101,6 @@ class TableActor:
         self.touched = self.clock.now()
 
     # ------------------------------------------------------------------ lifecycle
-
-    @property
-    def seq(self) -> int:
-        return self.log.seq
 
     def start(self) -> None:
         self.task = asyncio.create_task(self.run(), name=f"table-{self.id}")
@@ -160,47 +140,10 @@ class TableActor:
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
 
-    @property
-    def deserted(self) -> bool:
-        """Nobody connected, and no match in progress (托管 plays a match out to its end)."""
-        if self.watchers or any(seat and seat.conns for seat in self.seats):
-            return False
-        return self.status != "playing"
-
     def submit(self, item: Message) -> None:
         self.inbox.put_nowait(item)
 
-    def _all_conns(self) -> list[Conn]:
-        return [*self.watchers, *(c for s in self.seats if s for c in s.conns)]
-
     # ------------------------------------------------------------------ the public state
-
-    def info(self) -> TableInfo:
-        seats = [
-            None
-            if seat is None
-            else SeatInfo(
-                name=seat.name,
-                user=seat.user,
-                bot=seat.bot,  # type: ignore[arg-type]
-                ready=seat.ready or seat.bot is not None,
-                auto=seat.auto,
-                connected=seat.bot is not None or bool(seat.conns),
-            )
-            for seat in self.seats
-        ]
-        return TableInfo(
-            id=self.id,
-            config=self.config,
-            rules=self.rules.to_dict(),
-            status=self.status,  # type: ignore[arg-type]
-            seats=seats,
-            game=self.match.index if self.match else None,
-            totals=[sum(r[s] for r in self.results) for s in range(SEATS)],
-            results=self.results,
-            watching=len(self.watchers),
-            seq=self.seq,
-        )
 
     def clock_info(self) -> dict[str, Any] | None:
         """The countdown of the person the game waits on: seconds until 托管 takes over."""
@@ -267,18 +210,6 @@ class TableActor:
     def _is_current(self, seat: int) -> bool:
         return self.in_game() and self.game.current_seat == seat
 
-    def _conns(self) -> list[tuple[int | None, set[Conn]]]:
-        groups: list[tuple[int | None, set[Conn]]] = [(None, self.watchers)]
-        groups += [(s, seat.conns) for s, seat in enumerate(self.seats) if seat and seat.conns]
-        return groups
-
-    def _event_data(self, index: int, seat: int | None, view: bool) -> dict[str, Any]:
-        logged = self.log[index]
-        data = logged.for_seat(seat)
-        if logged.kind in ENGINE_KINDS and view and self.match:
-            data["view"] = self.game.view(seat)
-        return data
-
     def _broadcast(self) -> None:
         index = self.seq - 1
         info = self.info().model_dump() if self.log[index].kind in TABLE_KINDS else None
@@ -294,70 +225,7 @@ class TableActor:
             for conn in conns:
                 conn.send(text)
 
-    def fold(self, kind: str, public: dict[str, Any], secret: dict[str, Any]) -> None:
-        """Apply one non-game event to the table's state (live and when loading)."""
-        seat: int = public.get("seat", -1)
-        if kind == "sit":
-            self.seats[seat] = Seat(
-                name=public["name"],
-                user=public.get("user"),
-                bot=public.get("bot"),
-                token_hash=secret.get("token_hash"),
-            )
-            self.bots[seat] = None
-        elif kind == "leave":
-            self.seats[seat] = None
-            self.bots[seat] = None
-        elif kind == "ready":
-            self._seat(seat).ready = public["on"]
-        elif kind == "auto":
-            chair = self._seat(seat)
-            chair.auto, chair.auto_reason = public["on"], public["reason"]
-        elif kind == "game_over":
-            self.results.append(public.get("scores", public["result"]["scores"]))
-        elif kind == "match_over":
-            self.status = "finished"
-            for taken in self.seats:
-                if taken:
-                    taken.ready = False
-        if kind in ("sit", "auto") and secret.get("id"):
-            self._remember(self._seat(seat).answers, secret["id"], self.seq + 1, secret)
-
-    def _seat(self, seat: int) -> Seat:
-        chair = self.seats[seat]
-        assert chair is not None
-        return chair
-
-    def _remember(self, answers: Answers, command_id: str, seq: int, extra: dict[str, Any]) -> None:
-        """Keep the answer to a command applied before a reload (no token: it is not kept)."""
-        answers.keep(command_id, message("ack", seq, {"id": command_id, "seat": extra.get("seat")}))
-
     # ------------------------------------------------------------------ loading (the fold)
-
-    def load(self, rows: list[EventRow]) -> None:
-        """Fold stored events: the table as it was when the last one was written."""
-        for row in rows:
-            private = {int(s): d for s, d in row.private.items()}
-            if row.kind in ENGINE_KINDS:
-                self._replay(row)
-            else:
-                self.fold(row.kind, row.public, row.secret)
-            self.log.add(Logged(row.kind, row.public, private))
-
-    def _replay(self, row: EventRow) -> None:
-        """Re-apply a stored ``start`` or action through the engine; it must agree."""
-        if row.kind == "start":
-            self._begin(row.public["match"], row.public["game"])
-            fresh = self.game.events
-        else:
-            before = len(self.game.events)
-            self.game.apply(parse_action(row.secret["action"]))
-            fresh = self.game.events[before:]
-        if [e.for_seat(None) for e in fresh] != row.public["events"]:
-            raise RuntimeError(f"table {self.id} event {row.seq}: the engine replays differently")
-        seat, command_id = row.secret.get("seat"), row.secret.get("id")
-        if command_id and seat is not None and self.seats[seat]:
-            self._remember(self._seat(seat).answers, command_id, row.seq, {})
 
     def _resume_clock(self) -> None:
         """Time starts now: the turn in progress, and people's grace to come back."""
@@ -558,9 +426,6 @@ class TableActor:
                 "not_allowed", f"{what}: the match is in progress", f"{what}：比赛正在进行"
             )
 
-    def in_game(self) -> bool:
-        return self.status == "playing" and self.match is not None and not self.game.is_over
-
     async def _sit(self, conn: Conn, command: Sit) -> dict[str, Any]:
         if conn.user is None:
             raise Refused("login_required", "log in or choose a nickname first", "请先登录或取昵称")
@@ -701,33 +566,6 @@ class TableActor:
             return
         if all(c.ready or c.bot for c in self.seats if c):
             await self._start(self.matches + 1, 0)
-
-    @property
-    def game(self) -> Game:
-        assert self.match is not None
-        return self.match.game
-
-    @property
-    def game_index(self) -> int:
-        assert self.match is not None
-        return self.match.index
-
-    def turn(self) -> TurnKey | None:
-        """The turn the game waits on, or ``None`` when no game is in progress."""
-        if not self.in_game():
-            return None
-        return (self.matches, self.game_index, len(self.game.events))
-
-    def _begin(self, match: int, index: int) -> None:
-        """Deal game ``index`` of match number ``match`` (a new match at 0)."""
-        if index == 0:
-            self.matches = match
-            self.match = Match(self.rules, self.config.games, f"{self.seed}/{match}")
-            self.results = []
-        else:
-            assert self.match is not None
-            self.match.next_game()
-        self.status = "playing"
 
     async def _start(self, match: int, index: int) -> None:
         self._begin(match, index)

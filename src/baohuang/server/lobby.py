@@ -24,9 +24,16 @@ IDLE_SECONDS = 600.0
 
 
 class Lobby:
-    def __init__(self, store: Store, clock: Clock | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock | None = None,
+        token: Callable[[int], str] = secrets.token_hex,
+    ) -> None:
         self.store = store
         self.clock = clock
+        #: Random hex of n bytes for new table ids and seeds (tests pass a seeded one).
+        self.token = token
         self.tables: dict[str, TableActor] = {}
 
     async def sweep(self) -> None:
@@ -59,8 +66,8 @@ class Lobby:
         except (RulesError, TypeError) as exc:
             zh = exc.text("zh") if isinstance(exc, RulesError) else str(exc)
             raise AccountError(422, "bad_rules", str(exc), zh) from None
-        table_id = secrets.token_hex(4)
-        seed = secrets.token_hex(8)
+        table_id = self.token(4)
+        seed = self.token(8)
         row = TableRow(
             id=table_id,
             config=config.model_dump(),

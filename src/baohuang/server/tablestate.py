@@ -1,0 +1,185 @@
+"""A table's state (牌桌状态): seats, the match and its games, results, and the event log, as
+a fold over the table's events (:meth:`TableState.fold`). No I/O and no clock: the actor
+(:mod:`.actor`) stores each event, then folds it here; after a restart the stored events are
+folded again (:meth:`TableState.load`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..actions import parse_action
+from ..bots import Bot
+from ..game import Game
+from ..match import Match
+from ..rules import Rules
+from .connection import Answers, Conn, message
+from .mailbox import TurnKey
+from .protocol import SEATS, SeatInfo, TableConfig, TableInfo
+from .seats import Seat
+from .store import EventRow
+from .tablelog import ENGINE_KINDS, Logged, TableLog
+
+
+class TableState:
+    """Everything about a table that its events decide."""
+
+    def __init__(self, table_id: str, config: TableConfig, seed: str) -> None:
+        self.id = table_id
+        self.config = config
+        self.rules = Rules.preset(config.preset, **config.options)
+        self.seed = seed
+        self.status = "waiting"
+        self.seats: list[Seat | None] = [None] * SEATS
+        self.bots: list[Bot | None] = [None] * SEATS
+        self.match: Match | None = None
+        self.matches = 0
+        self.results: list[list[int]] = []
+        self.log = TableLog()
+        self.watchers: set[Conn] = set()
+
+    def info(self) -> TableInfo:
+        seats = [
+            None
+            if seat is None
+            else SeatInfo(
+                name=seat.name,
+                user=seat.user,
+                bot=seat.bot,  # type: ignore[arg-type]
+                ready=seat.ready or seat.bot is not None,
+                auto=seat.auto,
+                connected=seat.bot is not None or bool(seat.conns),
+            )
+            for seat in self.seats
+        ]
+        return TableInfo(
+            id=self.id,
+            config=self.config,
+            rules=self.rules.to_dict(),
+            status=self.status,  # type: ignore[arg-type]
+            seats=seats,
+            game=self.match.index if self.match else None,
+            totals=[sum(r[s] for r in self.results) for s in range(SEATS)],
+            results=self.results,
+            watching=len(self.watchers),
+            seq=self.seq,
+        )
+
+    def fold(self, kind: str, public: dict[str, Any], secret: dict[str, Any]) -> None:
+        """Apply one non-game event to the table's state (live and when loading)."""
+        seat: int = public.get("seat", -1)
+        if kind == "sit":
+            self.seats[seat] = Seat(
+                name=public["name"],
+                user=public.get("user"),
+                bot=public.get("bot"),
+                token_hash=secret.get("token_hash"),
+            )
+            self.bots[seat] = None
+        elif kind == "leave":
+            self.seats[seat] = None
+            self.bots[seat] = None
+        elif kind == "ready":
+            self._seat(seat).ready = public["on"]
+        elif kind == "auto":
+            chair = self._seat(seat)
+            chair.auto, chair.auto_reason = public["on"], public["reason"]
+        elif kind == "game_over":
+            self.results.append(public.get("scores", public["result"]["scores"]))
+        elif kind == "match_over":
+            self.status = "finished"
+            for taken in self.seats:
+                if taken:
+                    taken.ready = False
+        if kind in ("sit", "auto") and secret.get("id"):
+            self._remember(self._seat(seat).answers, secret["id"], self.seq + 1, secret)
+
+    def _seat(self, seat: int) -> Seat:
+        chair = self.seats[seat]
+        assert chair is not None
+        return chair
+
+    def _remember(self, answers: Answers, command_id: str, seq: int, extra: dict[str, Any]) -> None:
+        """Keep the answer to a command applied before a reload (no token: it is not kept)."""
+        answers.keep(command_id, message("ack", seq, {"id": command_id, "seat": extra.get("seat")}))
+
+    def load(self, rows: list[EventRow]) -> None:
+        """Fold stored events: the table as it was when the last one was written."""
+        for row in rows:
+            private = {int(s): d for s, d in row.private.items()}
+            if row.kind in ENGINE_KINDS:
+                self._replay(row)
+            else:
+                self.fold(row.kind, row.public, row.secret)
+            self.log.add(Logged(row.kind, row.public, private))
+
+    def _replay(self, row: EventRow) -> None:
+        """Re-apply a stored ``start`` or action through the engine; it must agree."""
+        if row.kind == "start":
+            self._begin(row.public["match"], row.public["game"])
+            fresh = self.game.events
+        else:
+            before = len(self.game.events)
+            self.game.apply(parse_action(row.secret["action"]))
+            fresh = self.game.events[before:]
+        if [e.for_seat(None) for e in fresh] != row.public["events"]:
+            raise RuntimeError(f"table {self.id} event {row.seq}: the engine replays differently")
+        seat, command_id = row.secret.get("seat"), row.secret.get("id")
+        if command_id and seat is not None and self.seats[seat]:
+            self._remember(self._seat(seat).answers, command_id, row.seq, {})
+
+    def in_game(self) -> bool:
+        return self.status == "playing" and self.match is not None and not self.game.is_over
+
+    @property
+    def game(self) -> Game:
+        assert self.match is not None
+        return self.match.game
+
+    @property
+    def game_index(self) -> int:
+        assert self.match is not None
+        return self.match.index
+
+    def turn(self) -> TurnKey | None:
+        """The turn the game waits on, or ``None`` when no game is in progress."""
+        if not self.in_game():
+            return None
+        return (self.matches, self.game_index, len(self.game.events))
+
+    def _begin(self, match: int, index: int) -> None:
+        """Deal game ``index`` of match number ``match`` (a new match at 0)."""
+        if index == 0:
+            self.matches = match
+            self.match = Match(self.rules, self.config.games, f"{self.seed}/{match}")
+            self.results = []
+        else:
+            assert self.match is not None
+            self.match.next_game()
+        self.status = "playing"
+
+    def _conns(self) -> list[tuple[int | None, set[Conn]]]:
+        groups: list[tuple[int | None, set[Conn]]] = [(None, self.watchers)]
+        groups += [(s, seat.conns) for s, seat in enumerate(self.seats) if seat and seat.conns]
+        return groups
+
+    def _all_conns(self) -> list[Conn]:
+        return [*self.watchers, *(c for s in self.seats if s for c in s.conns)]
+
+    def _event_data(self, index: int, seat: int | None, view: bool) -> dict[str, Any]:
+        logged = self.log[index]
+        data = logged.for_seat(seat)
+        if logged.kind in ENGINE_KINDS and view and self.match:
+            data["view"] = self.game.view(seat)
+        return data
+
+    @property
+    def seq(self) -> int:
+        return self.log.seq
+
+    @property
+    def deserted(self) -> bool:
+        """Nobody connected, and no match in progress (托管 plays a match out to its end)."""
+        if self.watchers or any(seat and seat.conns for seat in self.seats):
+            return False
+        return self.status != "playing"
