@@ -54,6 +54,18 @@ def create_table(
     return page.url.rsplit("/", 1)[-1]
 
 
+def results_rows(page: Page) -> list[tuple[str, int]]:
+    """The results window's game table: (name, points) per seat."""
+    rows = page.locator(".modal.results table.results-table").first.locator("tbody tr")
+    cells = rows.evaluate_all("trs => trs.map(tr => [...tr.cells].map(td => td.innerText))")
+    return [(row[0], int(row[3])) for row in cells]
+
+
+def clock_at(page: Page, seat: int) -> int:
+    """The turn countdown shown on ``seat`` (waits for it)."""
+    return int(page.locator(f".seat[data-seat='{seat}'] .clock").inner_text())
+
+
 def my_turn(page: Page) -> bool:
     return page.locator(".mine.my-turn").count() > 0
 

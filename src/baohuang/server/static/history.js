@@ -28,7 +28,15 @@ function gridPanel(root, cls, head, body, prefix = cls) {
         ? h(
             "table",
             { class: "grid" },
-            h("thead", {}, h("tr", {}, head.map((k) => h("th", {}, k && t(k))))),
+            h(
+              "thead",
+              {},
+              h(
+                "tr",
+                {},
+                head.map((k) => h("th", {}, k && t(k))),
+              ),
+            ),
             h("tbody", {}, body),
           )
         : h("p", { class: "empty" }, t(`${prefix}.empty`)),

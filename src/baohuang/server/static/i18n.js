@@ -76,6 +76,7 @@ const S = {
   "create.bots": ["机器人座位数", "Bot seats"],
   "create.bot_delay": ["机器人出牌间隔（秒）", "Bot delay (seconds)"],
   "create.pause": ["局间休息（秒）", "Pause between games (seconds)"],
+  "create.grace": ["掉线后等几秒再托管", "Seconds to reconnect before auto-play"],
   "create.counter": ["允许记牌器", "Card counter allowed"],
   "create.go": ["建桌并入座", "Create and sit"],
   "preset.classic": ["经典", "classic"],
@@ -91,6 +92,7 @@ const S = {
   "opt.hold_threes": ["清3", "hold threes (清3)"],
   "opt.ranks_from": ["最小点数", "lowest rank"],
   "opt.tribute": ["进贡", "tribute (进贡)"],
+  "opt.dissolve_on_auto": ["有人托管就散局", "a player on auto-play ends the match"],
   "bot.auto": ["托管（最简）", "auto (simplest)"],
   "bot.random": ["随机", "random"],
   "bot.heuristic": ["启发式", "heuristic"],
@@ -143,6 +145,7 @@ const S = {
   watching: ["观战中", "watching"],
   "turn.you": ["轮到你了", "Your turn"],
   "turn.of": ["等 {name}", "Waiting for {name}"],
+  clock: ["到时间就托管", "seconds until auto-play takes over"],
   "conn.lost": ["连接断开，正在重连…", "Connection lost, reconnecting…"],
   "conn.back": ["已重新连接", "Reconnected"],
   "conn.offline": ["还没连上牌桌", "Not connected to the table"],
@@ -259,7 +262,7 @@ const S = {
   "outcome.emperor": ["皇帝方胜", "the emperor's side wins"],
   "outcome.rebels": ["造反派胜", "the rebels win"],
   "outcome.draw": ["平局", "a draw"],
-  "outcome.escape": ["有人逃跑，本局不计分", "a player escaped: unscored"],
+  "outcome.escape": ["有人逃跑", "a player escaped"],
 
   // results
   "results.game": ["第 {n} 局结果：{outcome}", "Game {n}: {outcome}"],
@@ -270,6 +273,29 @@ const S = {
   "col.points": ["得分", "Points"],
   "col.total": ["总分", "Total"],
   "col.game": ["第{n}局", "G{n}"],
+  "results.t": ["皇帝方名次分 T = {t}", "T (place points of the emperor's side) = {t}"],
+  "results.final": ["T = {t}", "T = {t}"],
+  "results.rule": [
+    "皇帝得 2T（独打 4T），保皇派得 T，反贼各得 −T（T 乘过倍数）",
+    "The emperor gets 2T (4T alone), the guard T, each rebel −T (T after the factors)",
+  ],
+  "factor.open_solo": ["明独", "open solo (明独)"],
+  "factor.rebellion": ["造反", "rebellion (造反)"],
+  "factor.open_guard": ["明保", "guard shown (明保)"],
+  "factor.kicked": ["踢", "kick (踢)"],
+  "factor.open_solo_fixed": ["明独：T 为 ±8", "open solo: T is ±8"],
+  "results.escaped": [
+    "{name} 逃跑，扣 30 分；其他玩家本局不计分",
+    "{name} escaped: −30 for them; the others are not scored this game",
+  ],
+  "results.unscored.all_auto": [
+    "所有玩家都在托管，本局不计分",
+    "Every player was on auto-play (托管): this game is not scored",
+  ],
+  "results.dissolved": [
+    "有玩家在托管，比赛到此结束",
+    "A player was on auto-play (托管): the match ends here",
+  ],
 
   // history, replay, leaderboard
   "history.title": ["我的战绩", "My games"],

@@ -216,6 +216,7 @@ async function createPanel() {
     field(t("create.bots"), num("bots", 4, 0, 4)),
     field(t("create.bot_delay"), num("bot_delay", 0.8, 0, 5, "any")),
     field(t("create.pause"), num("pause", 3, 0, 30, "any")),
+    field(t("create.grace"), num("grace", 10, 0, 120, "any")),
     h(
       "label",
       { class: "option" },
@@ -243,6 +244,7 @@ async function createPanel() {
       bots: Number(get("bots")),
       bot_delay: Number(get("bot_delay")),
       pause: Number(get("pause")),
+      grace: Number(get("grace")),
       counter: form.elements.counter.checked,
     };
     try {

@@ -8,7 +8,7 @@ import { h, mount, toast } from "./dom.js";
 import { pick, t } from "./i18n.js";
 import { intent, loginBox } from "./lobby.js";
 import { declaration, eventText } from "./tablelog.js";
-import { renderTable } from "./tableview.js";
+import { renderTable, showClock } from "./tableview.js";
 
 const CACHE = (id) => `bh.table.${id}`;
 const LOG_SIZE = 60;
@@ -26,8 +26,8 @@ class TablePage {
     this.bubbles = {};
     this.selected = new Set();
     this.cursor = 0;
-    this.turnKey = null;
-    this.turnAt = Date.now();
+    this.viewKey = null;
+    this.clock = null;
     this.suggested = null;
     this.modal = null;
     this.menu = false;
@@ -57,19 +57,20 @@ class TablePage {
     );
     this.keys = (ev) => this.onKey(ev);
     document.addEventListener("keydown", this.keys);
-    this.clock = setInterval(() => this.tickClock(), 250);
+    this.ticker = setInterval(() => this.tickClock(), 250);
     this.render();
   }
 
   destroy() {
     this.conn.close();
-    clearInterval(this.clock);
+    clearInterval(this.ticker);
     document.removeEventListener("keydown", this.keys);
   }
 
   // ------------------------------------------------------------ server messages
 
   onWelcome(d) {
+    this.setClock(d.clock);
     if (this.conn.seq !== null && d.seat !== this.seat) {
       // The state kept from before belongs to another seat: start over from a snapshot.
       this.view = null;
@@ -89,30 +90,13 @@ class TablePage {
 
   onEvent(d) {
     if (d.table) this.info = d.table;
-    const name = (s) => this.seatName(s);
-    if (d.kind === "start") {
-      this.decl = {};
-      this.modal = null;
-      this.addLog(t("ev.start", { n: d.game + 1 }));
-    }
-    if (d.kind === "game" || d.kind === "start") {
-      for (const e of d.events) {
-        const text = eventText(e, name);
-        if (text) this.addLog(text);
-        const word = declaration(e);
-        if (word) (this.decl[e.seat] ||= []).push(word);
-      }
-      if (d.view) this.setView(d.view);
-    } else if (d.kind === "game_over") {
-      this.modal = {
-        kind: "game",
-        game: d.game,
-        result: d.result,
-        totals: d.totals,
-        record: d.record,
-      };
+    // Live events carry the turn clock; events replayed after `hello.since` do not.
+    if ("clock" in d) this.setClock(d.clock);
+    this.record(d);
+    if (d.view) this.setView(d.view);
+    if (d.kind === "game_over") {
+      this.modal = { kind: "game", over: d };
     } else if (d.kind === "match_over") {
-      this.addLog(t("ev.match_over"));
       // Keep the last game's table open and add the match totals under it.
       this.modal =
         this.modal?.kind === "game" ? { ...this.modal, matchOver: true } : { kind: "match" };
@@ -125,6 +109,13 @@ class TablePage {
   onSnapshot(d) {
     this.info = d.table;
     this.seat = d.seat;
+    this.setClock(d.clock);
+    if (d.history) {
+      // The current game's events so far: its log, as if this page had seen them live.
+      this.log = [];
+      this.decl = {};
+      for (const e of d.history) this.record(e);
+    }
     this.setView(d.view);
     this.update();
   }
@@ -156,10 +147,32 @@ class TablePage {
       this.cursor = Math.min(this.cursor, Math.max(0, (view?.hand?.length || 1) - 1));
     }
     const key = view ? `${this.info?.game}:${view.deal}:${view.seq}` : null;
-    if (key !== this.turnKey) {
-      this.turnKey = key;
-      this.turnAt = Date.now();
+    if (key !== this.viewKey) {
+      this.viewKey = key;
       this.suggested = null;
+    }
+  }
+
+  /** The server's turn clock ({seat, remaining, timer} or null) as a local deadline. */
+  setClock(clock) {
+    this.clock = clock ? { seat: clock.seat, deadline: Date.now() + clock.remaining * 1000 } : null;
+  }
+
+  /** An event's lines in the log and its declarations on the seat badges. */
+  record(d) {
+    if (d.kind === "start") {
+      this.decl = {};
+      this.addLog(t("ev.start", { n: d.game + 1 }));
+    }
+    if (d.kind === "start" || d.kind === "game") {
+      for (const e of d.events) {
+        const text = eventText(e, (s) => this.seatName(s));
+        if (text) this.addLog(text);
+        const word = declaration(e);
+        if (word) (this.decl[e.seat] ||= []).push(word);
+      }
+    } else if (d.kind === "match_over") {
+      this.addLog(t("ev.match_over"));
     }
   }
 
@@ -177,8 +190,12 @@ class TablePage {
     }, 4000);
   }
 
-  /** Save what a reload needs, then draw. */
+  /**
+   * Save what a reload needs, then draw. The results stay open until closed, or until this
+   * seat has a decision to make (a bot playing for it on 托管 makes none).
+   */
   update() {
+    if (this.modal && this.myTurn() && !this.info.seats[this.seat]?.auto) this.modal = null;
     const { info, seat, view, log, decl } = this;
     sessionStorage.setItem(
       CACHE(this.id),
@@ -193,15 +210,15 @@ class TablePage {
 
   tickClock() {
     const el = this.root.querySelector(".clock");
-    if (el) el.textContent = String(this.secondsLeft());
+    if (el) showClock(el, this.secondsLeft());
   }
 
   // ------------------------------------------------------------ derived state
 
-  seatName(s) {
-    const info = this.info?.seats?.[s];
-    const name = info ? info.name : t("seat", { n: s });
-    return s === this.seat ? t("seat.me", { name }) : name;
+  /** A seat's name (the one given, else the one sitting there now), "(you)" for this seat. */
+  seatName(s, name = this.info?.seats?.[s]?.name) {
+    const shown = name ?? t("seat", { n: s });
+    return s === this.seat ? t("seat.me", { name: shown }) : shown;
   }
 
   hand() {
@@ -235,14 +252,10 @@ class TablePage {
     return this.myTurn() && this.view.phase === "play" && this.view.legal.includes("pass");
   }
 
-  /** Seconds left on the turn timer, or null when the seat to act has none. */
+  /** Whole seconds left on the server's turn clock, or null when none runs. */
   secondsLeft() {
-    const timer = this.info?.config?.timer || 0;
-    const turn = this.view?.turn;
-    const seat = turn === null || turn === undefined ? null : this.info?.seats?.[turn];
-    if (!timer || !seat || seat.user === null || seat.auto || this.info.status !== "playing")
-      return null;
-    return Math.max(0, Math.ceil(timer - (Date.now() - this.turnAt) / 1000));
+    if (!this.clock) return null;
+    return Math.max(0, Math.ceil((this.clock.deadline - Date.now()) / 1000));
   }
 
   // ------------------------------------------------------------ commands

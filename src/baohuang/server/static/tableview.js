@@ -175,7 +175,7 @@ function seatBox(p, s, k) {
   const waiting = info.status === "waiting";
   const turn = v && v.turn === s && v.phase !== "over";
   const place = v ? v.places.indexOf(s) : -1;
-  const left = turn ? p.secondsLeft() : null;
+  const left = p.clock?.seat === s ? p.secondsLeft() : null;
   const relation =
     p.seat !== null && k === 1
       ? t("seat.xiajia")
@@ -225,10 +225,17 @@ function seatBox(p, s, k) {
         )
       : null,
     v ? h("div", { class: "last" }, lastAction(v, s)) : null,
-    left === null ? null : h("div", { class: "clock", title: "⏱" }, String(left)),
+    left === null ? null : showClock(h("div", { class: "clock", title: t("clock") }), left),
     p.bubbles[s] ? h("div", { class: "bubble" }, p.bubbles[s].text) : null,
     waiting ? seatButtons(p, s, seat) : null,
   );
+}
+
+/** The turn countdown's seconds in `el`, red for the last five; returns `el`. */
+export function showClock(el, left) {
+  el.textContent = String(left);
+  el.classList.toggle("low", left <= 5);
+  return el;
 }
 
 function seatButtons(p, s, seat) {
@@ -530,31 +537,51 @@ function side(p) {
   );
 }
 
-// ------------------------------------------------------------ results (R10)
+// ------------------------------------------------------------ results (R10, R13)
 
-function resultRole(r, s) {
-  if (r.escaped === s) return t("role.escaped");
-  if (r.emperor === null) return "–";
-  if (s === r.emperor) {
-    if (r.open_solo) return `${t("role.emperor")}·${t("solo.open")}`;
-    return r.guard === null ? `${t("role.emperor")}·${t("solo.dark")}` : t("role.emperor");
+/** Why the points are what they are: T and its multipliers, or why the game is not scored. */
+function scoringNotes(p, over) {
+  const { result, scoring } = over;
+  const name = (s) => p.seatName(s, over.players?.[s]);
+  const notes = [];
+  if (result.outcome === "escape") {
+    notes.push(["warn", t("results.escaped", { name: name(result.escaped) })]);
+  } else if (over.unscored) {
+    notes.push(["warn", t(`results.unscored.${over.unscored}`)]);
+  } else if (scoring && scoring.t !== null) {
+    const factors = scoring.factors.map(([code, factor]) =>
+      code === "open_solo_fixed"
+        ? t("factor.open_solo_fixed")
+        : `${t(`factor.${code}`)} ×${factor}`,
+    );
+    let line = [t("results.t", { t: signed(scoring.t) }), ...factors].join(" · ");
+    if (factors.length && "final" in scoring)
+      line += ` → ${t("results.final", { t: signed(scoring.final) })}`;
+    notes.push(["scoring", line]);
+    notes.push(["rule", t("results.rule")]);
   }
-  return s === r.guard ? t("role.guard") : t("role.rebel");
+  if (over.dissolved) notes.push(["warn", t("results.dissolved")]);
+  return notes.map(([cls, text]) => h("p", { class: `results-note ${cls}` }, text));
 }
 
-function gameTable(p, m) {
-  const r = m.result;
-  const totals = m.totals || p.info.totals;
+function gameTable(p, over) {
+  const { result } = over;
+  const scores = over.scores ?? result.scores;
   const rows = [0, 1, 2, 3, 4].map((s) => {
-    const place = r.places.indexOf(s);
+    const place = result.places.indexOf(s);
+    const role = over.roles?.[s];
     return h(
       "tr",
-      { class: s === p.seat ? "me" : "" },
-      h("td", {}, p.seatName(s)),
-      h("td", {}, resultRole(r, s)),
-      h("td", {}, place >= 0 ? t(`place.${place + 1}`) : "–"),
-      h("td", { class: "num" }, signed(r.scores[s])),
-      h("td", { class: "num" }, signed(totals[s])),
+      { class: s === p.seat ? "me" : "", "data-seat": s },
+      h("td", {}, p.seatName(s, over.players?.[s])),
+      h("td", {}, role ? t(`role.${role}`) : "–"),
+      h(
+        "td",
+        {},
+        result.escaped === s ? t("role.escaped") : place >= 0 ? t(`place.${place + 1}`) : "–",
+      ),
+      h("td", { class: "num" }, signed(scores[s])),
+      h("td", { class: "num" }, signed(over.totals[s])),
     );
   });
   return h(
@@ -575,7 +602,8 @@ function gameTable(p, m) {
   );
 }
 
-function matchTable(p) {
+/** The match so far, a row per seat: names as the last game had them, or the seats' now. */
+function matchTable(p, players) {
   const { results, totals } = p.info;
   return h(
     "table",
@@ -598,7 +626,7 @@ function matchTable(p) {
         h(
           "tr",
           { class: s === p.seat ? "me" : "" },
-          h("td", {}, p.seatName(s)),
+          h("td", {}, p.seatName(s, players?.[s])),
           results.map((g) => h("td", { class: "num" }, signed(g[s]))),
           h("td", { class: "num total" }, signed(totals[s])),
         ),
@@ -611,13 +639,14 @@ const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
 function resultsModal(p) {
   const m = p.modal;
+  const over = m.over;
   const close = () => {
     p.modal = null;
     p.render();
   };
   const title =
     m.kind === "game"
-      ? t("results.game", { n: m.game + 1, outcome: t(`outcome.${m.result.outcome}`) })
+      ? t("results.game", { n: over.game + 1, outcome: t(`outcome.${over.result.outcome}`) })
       : t("results.match", { n: p.info.results.length });
   return h(
     "div",
@@ -626,20 +655,23 @@ function resultsModal(p) {
       "div",
       { class: "modal results", role: "dialog", "aria-label": title },
       h("h2", {}, title),
-      m.kind === "game" ? gameTable(p, m) : matchTable(p),
+      m.kind === "game" ? [scoringNotes(p, over), gameTable(p, over)] : matchTable(p),
       m.matchOver
-        ? [h("h2", {}, t("results.match", { n: p.info.results.length })), matchTable(p)]
+        ? [
+            h("h2", {}, t("results.match", { n: p.info.results.length })),
+            matchTable(p, over.players),
+          ]
         : null,
       h(
         "div",
         { class: "modal-buttons" },
-        m.record
+        over?.record
           ? h(
               "a",
               {
                 class: "button",
-                href: `/api/games/${m.record}/record`,
-                download: `baohuang-${m.record}.json`,
+                href: `/api/games/${over.record}/record`,
+                download: `baohuang-${over.record}.json`,
               },
               t("btn.download"),
             )
