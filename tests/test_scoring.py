@@ -235,3 +235,44 @@ def test_r12_game_result_dict_round_trip() -> None:
         assert game.solo == (guard is None)
     with pytest.raises(ValueError, match="bad game result"):
         GameResult.from_dict({"emperor": 0})
+
+
+@pytest.mark.parametrize(
+    ("preset", "flags", "factors", "product"),
+    [
+        ("classic", {}, [], 1),
+        ("classic", {"open_solo": True}, [["open_solo", 2]], 2),
+        (
+            "kk_simple",
+            {"rebellion": True, "open_solo": True},
+            [["rebellion", 2], ["open_solo", 2]],
+            4,
+        ),
+        ("weihai", {"rebellion": True, "kicked": True}, [["rebellion", 2], ["kicked", 2]], 4),
+        ("weihai", {"open_guard": True}, [["open_guard", 2]], 2),
+    ],
+)
+def test_r10_multipliers_explain_the_points(
+    preset: str, flags: dict[str, bool], factors: list[list[object]], product: int
+) -> None:
+    """What the results window shows: T from the places (the emperor 头科 and the guard third:
+    T = 4 + 0), then each multiplier; the emperor's points are R10's from the final T."""
+    rules = Rules.preset(preset)
+    places = (0, 2, 1, 3, 4)
+    guard = None if flags.get("open_solo") else 1
+    scores = score(rules, emperor=0, guard=guard, places=places, **flags)
+    result = GameResult(0, guard, places, tuple(scores), "emperor", **flags)
+    explained = result.multipliers(rules)
+    assert explained is not None
+    assert explained.to_dict() == {"t": 4, "final": 4 * product, "factors": factors}
+    assert scores[0] == (4 if guard is None else 2) * explained.final
+
+
+def test_r10_2_weihai_open_solo_sets_t_to_8_and_an_escape_has_no_t() -> None:
+    rules = Rules.preset("weihai")
+    result = GameResult(0, None, (1, 0, 2, 3, 4), (-32, 8, 8, 8, 8), "rebels", open_solo=True)
+    explained = result.multipliers(rules)
+    assert explained is not None and explained.final == -8
+    assert explained.factors == (("open_solo_fixed", 1),)
+    escaped = GameResult(None, None, (), (-30, 0, 0, 0, 0), "escape", escaped=0)
+    assert escaped.multipliers(rules) is None

@@ -85,27 +85,11 @@ def multipliers(
 
 
 def score(
-    rules: Rules,
-    *,
-    emperor: int,
-    guard: int | None,
-    places: Sequence[int],
-    open_solo: bool = False,
-    rebellion: bool = False,
-    open_guard: bool = False,
-    kicked: bool = False,
+    rules: Rules, *, emperor: int, guard: int | None, places: Sequence[int], **flags: bool
 ) -> list[int]:
-    """Points per seat (R10.1, R10.2); ``guard=None`` when the emperor plays alone."""
-    t = multipliers(
-        rules,
-        emperor=emperor,
-        guard=guard,
-        places=places,
-        open_solo=open_solo,
-        rebellion=rebellion,
-        open_guard=open_guard,
-        kicked=kicked,
-    ).final
+    """Points per seat (R10.1, R10.2); ``guard=None`` when the emperor plays alone; ``flags``
+    are :func:`multipliers`' (``open_solo``, ``rebellion``, ``open_guard``, ``kicked``)."""
+    t = multipliers(rules, emperor=emperor, guard=guard, places=places, **flags).final
     scores = [-t] * 5
     if guard is None:
         scores[emperor] = 4 * t
@@ -168,6 +152,21 @@ class GameResult:
     def won(self, seat: int) -> bool:
         """Whether ``seat``'s side won (R10; a draw is no win)."""
         return self.outcome == ("rebels" if self.role(seat) == "rebel" else "emperor")
+
+    def multipliers(self, rules: Rules) -> Multipliers | None:
+        """T and its multipliers (R10), or ``None`` after an escape (R10.4: no T)."""
+        if self.emperor is None or self.outcome == "escape":
+            return None
+        return multipliers(
+            rules,
+            emperor=self.emperor,
+            guard=self.guard,
+            places=self.places,
+            open_solo=self.open_solo,
+            rebellion=self.rebellion,
+            open_guard=self.open_guard,
+            kicked=self.kicked,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {

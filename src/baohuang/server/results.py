@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ..rules import Rules
-from ..scoring import GameResult, multipliers
+from ..scoring import GameResult
 from .seats import Seat
 from .store import GameRow, ResultRow, Work
 
@@ -43,22 +43,6 @@ def scored(rules: Rules, result: GameResult, seats: Sequence[Seat | None]) -> Sc
     return Scored(result, result.scores, None, rules.dissolve_on_auto)
 
 
-def breakdown(rules: Rules, result: GameResult) -> dict[str, Any] | None:
-    """T and its multipliers (R10), or ``None`` after an escape (R10.4: no T)."""
-    if result.emperor is None or result.outcome == "escape":
-        return None
-    return multipliers(
-        rules,
-        emperor=result.emperor,
-        guard=result.guard,
-        places=result.places,
-        open_solo=result.open_solo,
-        rebellion=result.rebellion,
-        open_guard=result.open_guard,
-        kicked=result.kicked,
-    ).to_dict()
-
-
 def game_over_data(
     rules: Rules,
     game: Scored,
@@ -69,6 +53,7 @@ def game_over_data(
 ) -> dict[str, Any]:
     """The public data of a ``game_over`` event: enough to show why each seat got what."""
     result = game.result
+    explained = result.multipliers(rules)
     return {
         "game": index,
         "result": result.to_dict(),
@@ -77,7 +62,7 @@ def game_over_data(
         "record": game_id,
         "players": players,
         "roles": [None if result.emperor is None else result.role(s) for s in range(5)],
-        "scoring": breakdown(rules, result),
+        "scoring": None if explained is None else explained.to_dict(),
         "unscored": game.unscored,
         "dissolved": game.dissolved,
     }
