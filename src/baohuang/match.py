@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .game import Game, new_game
 from .rules import Rules
 from .scoring import GameResult
@@ -13,16 +15,28 @@ def game_seed(match_seed: int | str, index: int) -> str:
 
 
 class Match:
-    """``games`` games under ``rules``; each game's tribute comes from the one before."""
+    """``games`` games under ``rules``; each game's tribute comes from the one before.
 
-    def __init__(self, rules: Rules | None = None, games: int = 1, seed: int | str = 0) -> None:
+    Game ``i`` is dealt from ``seeds(i)``: by default :func:`game_seed` of ``seed``, which
+    anyone who knows one game's seed can extend to the next; a server passes seeds that no
+    published game reveals (:mod:`baohuang.server.actor`).
+    """
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        games: int = 1,
+        seed: int | str = 0,
+        seeds: Callable[[int], str] | None = None,
+    ) -> None:
         if games < 1:
             raise ValueError(f"a match has at least one game, not {games}")
         self.rules = rules or Rules()
         self.games = games
         self.seed = seed
+        self.seeds = seeds or (lambda index: game_seed(seed, index))
         self.results: list[GameResult] = []
-        self.game: Game = new_game(self.rules, game_seed(seed, 0))
+        self.game: Game = new_game(self.rules, self.seeds(0))
 
     @property
     def index(self) -> int:
@@ -47,5 +61,5 @@ class Match:
             self.results.append(result)
         if self.is_over:
             return None
-        self.game = new_game(self.rules, game_seed(self.seed, self.index), self.game.result)
+        self.game = new_game(self.rules, self.seeds(self.index), self.game.result)
         return self.game

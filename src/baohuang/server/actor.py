@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from sqlalchemy import update
@@ -60,7 +60,7 @@ from .protocol import Hello as HelloData
 from .results import game_over_data, scored, store_game
 from .scheduler import Scheduler
 from .seats import Seat
-from .store import Append, GameRow, Store, TableRow
+from .store import Append, GameRow, Store, TableRow, Work
 from .tablelog import ENGINE_KINDS, TABLE_KINDS, Logged
 from .tablestate import TableState
 
@@ -85,9 +85,12 @@ class TableActor(TableState):
         seed: str,
         store: Store,
         clock: Clock | None = None,
+        token: Callable[[int], str] = secrets.token_hex,
     ) -> None:
         super().__init__(table_id, config, seed)
         self.store = store
+        #: Random hex of n bytes: each game's deal seed.
+        self.token = token
         self.clock: Clock = clock or SystemClock()
         self.inbox: asyncio.Queue[Message] = asyncio.Queue()
         self.scheduler = Scheduler(self.clock, self.submit)
@@ -99,6 +102,10 @@ class TableActor(TableState):
         self.stalls = 0
         #: When the table last handled anything (for the lobby's clean-up).
         self.touched = self.clock.now()
+        #: Events folded but not yet stored, and work for the same transaction (:meth:`_flush`).
+        self._rows: list[dict[str, Any]] = []
+        self._works: list[Work] = []
+        self._started = asyncio.Event()
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -110,12 +117,15 @@ class TableActor(TableState):
         self.touched = self.clock.now()
         self._resume_clock()
         await self._complete()
+        await self._flush()
         liveness.arrange(self)
+        self._started.set()
         while True:
             item = await self.inbox.get()
             self.touched = self.clock.now()
             try:
                 await self._handle(item)
+                await self._flush()
                 liveness.arrange(self)
             except Exception:
                 # A storage failure leaves memory ahead of the database: drop this copy; the
@@ -130,7 +140,8 @@ class TableActor(TableState):
                 self.inbox.task_done()
 
     async def settled(self) -> None:
-        """Wait until every message submitted so far has been handled."""
+        """Wait until the table has started and handled every message submitted so far."""
+        await self._started.wait()
         await self.inbox.join()
 
     async def stop(self) -> None:
@@ -170,16 +181,18 @@ class TableActor(TableState):
 
     # ------------------------------------------------------------------ events
 
-    async def _record(
+    def _record(
         self,
         kind: str,
         public: dict[str, Any],
         private: dict[int, dict[str, Any]] | None = None,
         secret: dict[str, Any] | None = None,
         status: str | None = None,
-        extra: Any = None,
-    ) -> Any:
-        """Store an event (and ``extra`` work in the same transaction), fold it, send it."""
+        extra: Work | None = None,
+    ) -> None:
+        """Fold an event into the table and queue it (with ``extra`` work and the table's new
+        ``status``) for :meth:`_flush`, which stores everything one message caused in one
+        transaction and only then sends it."""
         private = private or {}
         row = {
             "table_id": self.id,
@@ -190,28 +203,38 @@ class TableActor(TableState):
             "secret": secret or {},
             "at": self.clock.wall(),
         }
-
-        def work(session: Session) -> Any:
-            if status is not None:
-                session.execute(
-                    update(TableRow).where(TableRow.id == self.id).values(status=status)
-                )
-            return extra(session) if extra else None
-
-        result = await self.store.write(Append(row, work if status or extra else None))
+        if status is not None:
+            self._works.append(_set_status(self.id, status))
+        if extra is not None:
+            self._works.append(extra)
+        self._rows.append(row)
         if kind not in ENGINE_KINDS:
             self.fold(kind, public, secret or {})
         if kind in ENGINE_KINDS or (kind == "auto" and self._is_current(public["seat"])):
             self.turn_since = self.clock.now()  # the turn, or who plays it, changed
         self.log.add(Logged(kind, public, private))
-        self._broadcast()
-        return result
+
+    async def _flush(self) -> None:
+        """The atomicity rule: every event one message caused (an action and what follows
+        from it: game over, match over, a leaver replaced by a bot) in one write; then each
+        is sent, in order."""
+        if not self._rows:
+            return
+        rows, works = self._rows, self._works
+        self._rows, self._works = [], []
+
+        def work(session: Session) -> None:
+            for job in works:
+                job(session)
+
+        await self.store.write(Append(rows, work if works else None))
+        for row in rows:
+            self._broadcast(row["seq"] - 1)
 
     def _is_current(self, seat: int) -> bool:
         return self.in_game() and self.game.current_seat == seat
 
-    def _broadcast(self) -> None:
-        index = self.seq - 1
+    def _broadcast(self, index: int) -> None:
         info = self.info().model_dump() if self.log[index].kind in TABLE_KINDS else None
         clock = self.clock_info()
         for seat, conns in self._conns():
@@ -221,7 +244,7 @@ class TableActor(TableState):
             if info is not None:
                 data["table"] = info
             data["clock"] = clock
-            text = message("event", self.seq, data)
+            text = message("event", index + 1, data)
             for conn in conns:
                 conn.send(text)
 
@@ -232,22 +255,28 @@ class TableActor(TableState):
         now = self.turn_since = self.clock.now()
         grace = max(self.config.grace, RESTART_GRACE)
         for chair in self.seats:
-            if chair and chair.person and not chair.conns and self.status == "playing":
+            if chair and chair.person and not chair.conns:
                 chair.away_until = now + grace
 
     async def _complete(self) -> None:
-        """After a load: finish what a crash interrupted (a game without its ``game_over``, a
-        last game without its ``match_over``, an escaped seat without its bot)."""
-        if self.status != "playing" or self.match is None:
+        """After a load, finish what a crash cut short (any prefix of the log is legal): a
+        start everyone was ready for, a game without its ``game_over``, a last game without
+        its ``match_over``, an escaper still seated, an empty seat in a match."""
+        if self.status == "waiting":
+            await self._maybe_start()
+        if self.match is None:
             return
-        if self.game.is_over and len(self.results) == self.game_index:
-            await self._finish_game()
-        elif self.game.is_over and not liveness.more_games(self):
-            totals = [sum(r[s] for r in self.results) for s in range(SEATS)]
-            await self._record("match_over", {"totals": totals}, status="finished")
+        if self.status == "playing" and self.game.is_over:
+            if len(self.results) == self.game_index:
+                await self._finish_game()
+            elif not liveness.more_games(self):
+                totals = [sum(r[s] for r in self.results) for s in range(SEATS)]
+                self._record("match_over", {"totals": totals}, status="finished")
+        if self.escaped is not None and (chair := self.seats[self.escaped]) and chair.person:
+            self._vacate(self.escaped)
         for seat, chair in enumerate(self.seats):
             if chair is None and self.status == "playing":
-                await self._record("sit", self._bot_public(seat, self.config.bot_level))
+                self._record("sit", self._bot_public(seat, self.config.bot_level))
 
     # ------------------------------------------------------------------ the mailbox
 
@@ -298,7 +327,7 @@ class TableActor(TableState):
         seat = self.game.current_seat
         chair = self.seats[seat] if seat is not None else None
         if chair is not None and not chair.played_by_bot:
-            await self._record("auto", {"seat": seat, "on": True, "reason": reason})
+            self._record("auto", {"seat": seat, "on": True, "reason": reason})
 
     async def _grace_over(self) -> None:
         now = self.clock.now()
@@ -306,7 +335,7 @@ class TableActor(TableState):
             if chair is None or chair.auto or chair.away_until is None:
                 continue
             if chair.away_until <= now and self.in_game():
-                await self._record("auto", {"seat": seat, "on": True, "reason": "disconnect"})
+                self._record("auto", {"seat": seat, "on": True, "reason": "disconnect"})
 
     async def _hello(self, conn: Conn, hello: HelloData) -> None:
         if conn.greeted:
@@ -348,9 +377,9 @@ class TableActor(TableState):
             conn.send(message("snapshot", self.seq, self.snapshot(seat)))
         if chair and seat is not None and len(chair.conns) == 1:
             chair.away_until = None
-            await self._record("connected", {"seat": seat, "on": True})
+            self._record("connected", {"seat": seat, "on": True})
             if chair.auto and chair.auto_reason in ("disconnect", "timeout"):
-                await self._record("auto", {"seat": seat, "on": False, "reason": "reconnect"})
+                self._record("auto", {"seat": seat, "on": False, "reason": "reconnect"})
 
     async def _gone(self, conn: Conn) -> None:
         conn.close()
@@ -363,7 +392,7 @@ class TableActor(TableState):
         if not chair.conns:
             # R13: 托管 after the grace, unless they come back (liveness.grace/acting).
             chair.away_until = self.clock.now() + self.config.grace
-            await self._record("connected", {"seat": seat, "on": False})
+            self._record("connected", {"seat": seat, "on": False})
 
     # ------------------------------------------------------------------ commands
 
@@ -380,6 +409,7 @@ class TableActor(TableState):
         except Refused as refused:
             reply = message("error", self.seq, refused.data(command.id))
             snapshot = refused.code == "stale"
+        await self._flush()  # what the command caused is stored and sent before its answer
         chair = self.seats[conn.seat] if conn.seat is not None else None
         (chair.answers if chair else conn.answers).keep(command.id, reply)
         conn.send(reply)
@@ -402,7 +432,7 @@ class TableActor(TableState):
                 await self._leave(seat)
             case Ready():
                 self._not_playing("ready")
-                await self._record("ready", {"seat": seat, "on": command.on})
+                self._record("ready", {"seat": seat, "on": command.on})
                 await self._maybe_start()
             case AddBot() | RemoveBot():
                 await self._bot_seat(command)
@@ -418,7 +448,7 @@ class TableActor(TableState):
             raise Refused("not_allowed", "托管 is only for a game in progress", "对局中才能托管")
         if chair.auto != command.on:
             public = {"seat": seat, "on": command.on, "reason": "request"}
-            await self._record("auto", public, secret={"id": command.id, "seat": seat})
+            self._record("auto", public, secret={"id": command.id, "seat": seat})
 
     def _not_playing(self, what: str) -> None:
         if self.status == "playing":
@@ -441,7 +471,7 @@ class TableActor(TableState):
             raise Refused("seat_taken", what, "座位已满" if seat is None else f"座位{seat}已有人")
         token = secrets.token_urlsafe(24)
         name = conn.name or f"玩家{conn.user}"
-        await self._record(
+        self._record(
             "sit",
             {"seat": seat, "name": name, "user": conn.user, "bot": None},
             secret={"token_hash": hash_token(token), "id": command.id, "seat": seat},
@@ -449,24 +479,28 @@ class TableActor(TableState):
         self.watchers.discard(conn)
         conn.seat = seat
         self._seat(seat).conns.add(conn)
-        await self._record("connected", {"seat": seat, "on": True})
+        self._record("connected", {"seat": seat, "on": True})
         return {"token": token, "seat": seat}
 
     async def _leave(self, seat: int) -> None:
         if self.in_game():
             await self._apply(seat, Escape(seat), None)  # R10.4 逃跑
-        playing = self.status == "playing"  # the match goes on after an escape
-        for conn in self._seat(seat).conns:  # they stay, watching
+        self._vacate(seat)
+
+    def _vacate(self, seat: int) -> None:
+        """The person leaves the seat (and stays, watching); in a match a bot takes it."""
+        for conn in self._seat(seat).conns:
             conn.seat = None
             self.watchers.add(conn)
-        await self._record("leave", {"seat": seat})
-        if playing:  # a bot takes the seat
-            await self._record("sit", self._bot_public(seat, self.config.bot_level))
+        self._record("leave", {"seat": seat})
+        if self.status == "playing":  # the match goes on after an escape
+            self._record("sit", self._bot_public(seat, self.config.bot_level))
 
     async def seat_bots(self, seats: Iterable[int]) -> None:
         """Fill ``seats`` with the table's bots (at creation, before :meth:`start`)."""
         for seat in seats:
-            await self._record("sit", self._bot_public(seat, self.config.bot_level))
+            self._record("sit", self._bot_public(seat, self.config.bot_level))
+        await self._flush()
 
     def _bot_public(self, seat: int, level: str) -> dict[str, Any]:
         return {"seat": seat, "name": f"机器人{seat + 1}", "user": None, "bot": level}
@@ -477,12 +511,12 @@ class TableActor(TableState):
         if isinstance(command, AddBot):
             if chair is not None:
                 raise Refused("seat_taken", f"seat {command.seat} is taken", "座位已有人")
-            await self._record("sit", self._bot_public(command.seat, self.config.bot_level))
+            self._record("sit", self._bot_public(command.seat, self.config.bot_level))
             await self._maybe_start()
         else:
             if chair is None or chair.bot is None:
                 raise Refused("not_allowed", f"no bot in seat {command.seat}", "这个座位没有机器人")
-            await self._record("leave", {"seat": command.seat})
+            self._record("leave", {"seat": command.seat})
 
     async def _signal(self, seat: int, chair: Seat, command: Signal) -> None:
         texts = SIGNALS.get(command.signal)
@@ -497,7 +531,7 @@ class TableActor(TableState):
             raise Refused("not_allowed", "one signal at a time, please", "发言太快了")
         chair.last_signal = now
         zh, en = texts
-        await self._record("signal", {"seat": seat, "signal": command.signal, "zh": zh, "en": en})
+        self._record("signal", {"seat": seat, "signal": command.signal, "zh": zh, "en": en})
 
     async def _act(self, seat: int, chair: Seat, seen: int, command: Act) -> None:
         if not self.in_game():
@@ -539,7 +573,7 @@ class TableActor(TableState):
             if any(s in e.private for e in fresh)
         }
         applied = str(game.actions[-1][1])
-        await self._record(
+        self._record(
             "game",
             {"game": self.game_index, "events": [e.for_seat(None) for e in fresh]},
             private,
@@ -568,11 +602,13 @@ class TableActor(TableState):
             await self._start(self.matches + 1, 0)
 
     async def _start(self, match: int, index: int) -> None:
-        self._begin(match, index)
-        await self._record(
+        seed = self.token(16)  # unpredictable: no published record or id leads to it
+        self._begin(match, index, seed)
+        self._record(
             "start",
             {"match": match, "game": index, "events": self.game.events_for(None)},
             {s: {"events": self.game.events_for(s)} for s in range(SEATS)},
+            secret={"seed": seed},
             status="playing",
         )
         if self.game.is_over:  # every deal voided, R8.6 … (the engine ends it)
@@ -584,7 +620,6 @@ class TableActor(TableState):
         assert game.result is not None
         players = [chair.name if chair else "" for chair in self.seats]
         match_info = {
-            "seed": self.match.seed if self.match else "",
             "game": index,
             "games": self.config.games,
             "players": players,
@@ -602,9 +637,9 @@ class TableActor(TableState):
         users = [(s, c.user) for s, c in enumerate(self.seats) if c and c.user is not None]
         totals = [sum(r[s] for r in self.results) + counted.scores[s] for s in range(SEATS)]
         public = game_over_data(self.rules, counted, index, players, totals, game_id)
-        await self._record("game_over", public, extra=store_game(row, counted, users))
+        self._record("game_over", public, extra=store_game(row, counted, users))
         if not liveness.more_games(self):
-            await self._record("match_over", {"totals": totals}, status="finished")
+            self._record("match_over", {"totals": totals}, status="finished")
 
     # ------------------------------------------------------------------ bots
 
@@ -625,3 +660,10 @@ class TableActor(TableState):
         else:
             action = bot.choose(view, legal)
         await self._apply(seat, action, None)
+
+
+def _set_status(table_id: str, status: str) -> Work:
+    def work(session: Session) -> None:
+        session.execute(update(TableRow).where(TableRow.id == table_id).values(status=status))
+
+    return work

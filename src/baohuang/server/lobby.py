@@ -54,7 +54,7 @@ class Lobby:
             await self._load(row.id, TableConfig(**row.config), row.seed)
 
     async def _load(self, table_id: str, config: TableConfig, seed: str) -> TableActor:
-        table = TableActor(table_id, config, seed, self.store, self.clock)
+        table = TableActor(table_id, config, seed, self.store, self.clock, self.token)
         table.load(await self.store.events(table_id))
         self.tables[table_id] = table
         table.start()
@@ -67,7 +67,7 @@ class Lobby:
             zh = exc.text("zh") if isinstance(exc, RulesError) else str(exc)
             raise AccountError(422, "bad_rules", str(exc), zh) from None
         table_id = self.token(4)
-        seed = self.token(8)
+        seed = self.token(32)  # never published: the table's bots draw from it
         row = TableRow(
             id=table_id,
             config=config.model_dump(),
@@ -80,7 +80,7 @@ class Lobby:
             session.add(row)
 
         await self.store.write(work)
-        table = TableActor(table_id, config, seed, self.store, self.clock)
+        table = TableActor(table_id, config, seed, self.store, self.clock, self.token)
         self.tables[table_id] = table
         await table.seat_bots(range(SEATS - config.bots, SEATS))
         table.start()

@@ -73,6 +73,8 @@ def store_game(row: GameRow, game: Scored, users: list[tuple[int, int]]) -> Work
     result = game.result
 
     def work(session: Session) -> None:
+        if session.get(GameRow, row.id) is not None:
+            return  # stored already: a game is counted once, whatever recovery does
         session.add(row)
         session.flush()  # the results refer to the game
         if game.unscored:

@@ -123,10 +123,10 @@ Work = Callable[[Session], Any]
 
 @dataclass(frozen=True, slots=True)
 class Append:
-    """An event row (column values) to insert, all of a batch's in one statement, and other
+    """Event rows (column values) to insert, all of a batch's in one statement, and other
     work for the same transaction."""
 
-    row: dict[str, Any]
+    rows: list[dict[str, Any]]
     work: Work | None = None
 
 
@@ -237,7 +237,7 @@ def _run(session: Session, works: list[Write]) -> list[Any]:
     for work in works:
         job = work.work if isinstance(work, Append) else work
         results.append(job(session) if job else None)
-    rows = [work.row for work in works if isinstance(work, Append)]
+    rows = [row for work in works if isinstance(work, Append) for row in work.rows]
     if rows:
         session.execute(insert(EventRow), rows)
     return results

@@ -37,6 +37,10 @@ class TableState:
         self.results: list[list[int]] = []
         self.log = TableLog()
         self.watchers: set[Conn] = set()
+        #: R10.4: a seat that escaped and has not left yet (between ``game_over`` and ``leave``).
+        self.escaped: int | None = None
+        #: The current match's deal seeds by game (kept in each ``start`` event's secret).
+        self.deal_seeds: dict[int, str] = {}
 
     def info(self) -> TableInfo:
         seats = [
@@ -78,6 +82,8 @@ class TableState:
             self.bots[seat] = None
         elif kind == "leave":
             self.seats[seat] = None
+            if seat == self.escaped:
+                self.escaped = None
             self.bots[seat] = None
         elif kind == "ready":
             self._seat(seat).ready = public["on"]
@@ -85,6 +91,7 @@ class TableState:
             chair = self._seat(seat)
             chair.auto, chair.auto_reason = public["on"], public["reason"]
         elif kind == "game_over":
+            self.escaped = public["result"].get("escaped")
             self.results.append(public.get("scores", public["result"]["scores"]))
         elif kind == "match_over":
             self.status = "finished"
@@ -116,7 +123,10 @@ class TableState:
     def _replay(self, row: EventRow) -> None:
         """Re-apply a stored ``start`` or action through the engine; it must agree."""
         if row.kind == "start":
-            self._begin(row.public["match"], row.public["game"])
+            match, index = row.public["match"], row.public["game"]
+            # Tables started before deals had their own secret seeds: the old derivation.
+            seed = row.secret.get("seed") or f"{self.seed}/{match}/{index}"
+            self._begin(match, index, seed)
             fresh = self.game.events
         else:
             before = len(self.game.events)
@@ -147,11 +157,14 @@ class TableState:
             return None
         return (self.matches, self.game_index, len(self.game.events))
 
-    def _begin(self, match: int, index: int) -> None:
-        """Deal game ``index`` of match number ``match`` (a new match at 0)."""
+    def _begin(self, match: int, index: int, seed: str) -> None:
+        """Deal game ``index`` of match number ``match`` (a new match at 0) from ``seed``, a
+        secret of this game alone: its record may show it once the game is over, and nothing
+        else follows from it."""
+        self.deal_seeds[index] = seed
         if index == 0:
             self.matches = match
-            self.match = Match(self.rules, self.config.games, f"{self.seed}/{match}")
+            self.match = Match(self.rules, self.config.games, seeds=self.deal_seeds.__getitem__)
             self.results = []
         else:
             assert self.match is not None
