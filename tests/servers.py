@@ -31,9 +31,11 @@ def free_port() -> int:
 class LiveServer:
     """``baohuang serve`` as a subprocess; :meth:`kill` is ``kill -9``."""
 
-    def __init__(self, database: str, log: Path) -> None:
+    def __init__(self, database: str, log: Path, *options: str) -> None:
         self.database = database
         self.log = log
+        #: More ``serve`` options (``--request-timeout 1`` …).
+        self.options = options
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -45,7 +47,7 @@ class LiveServer:
         return f"ws://127.0.0.1:{self.port}/ws/v1/tables/{table}"
 
     def start(self) -> LiveServer:
-        args = ["serve", "--port", str(self.port), "--database", self.database]
+        args = ["serve", "--port", str(self.port), "--database", self.database, *self.options]
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
                 [sys.executable, "-c", SERVE, *args], stdout=out, stderr=subprocess.STDOUT

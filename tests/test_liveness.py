@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from baohuang.game import Game
 from baohuang.server import liveness
 from tablekit import Client, Harness
 
@@ -206,3 +207,24 @@ def test_the_watchdog_recovers_a_lost_wake_up_and_says_so(
     assert table.stalls == 1 and f"table {table.id} stalled" in caplog.text
     harness.advance(2)  # the wake-up set again acts (托管 first, for a person out of time)
     assert game_moves(harness) > moves
+
+
+def test_a_restart_replays_only_the_current_game(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    harness.create(games=3, timer=1, pause=1, bot_delay=1)  # the timer: 托管 for the person
+    while not (harness.actor.game_index == 2 and harness.kinds()[-1] == "game"):
+        harness.step()
+    current = len(harness.kinds()) - harness.kinds()[::-1].index("start")
+    moves = harness.kinds()[current:].count("game")
+    view = harness.actor.game.view(None)
+    applied = []
+    original = Game.apply
+    monkeypatch.setattr(
+        Game, "apply", lambda game, action: applied.append(action) or original(game, action)
+    )
+    harness.restart()
+    assert len(applied) == moves  # the two earlier games were not played again
+    assert harness.actor.game.view(None) == view and len(harness.actor.results) == 2
+    monkeypatch.undo()
+    play_out(harness)

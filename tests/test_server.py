@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -419,8 +420,19 @@ def test_fuzz_malformed_stale_and_foreign_commands_change_nothing(
     # Nothing changed: no event was sent, the state is the same, the seat still plays.
     for client in (player, spectator, intruder):
         assert client.seq == seq
+    time.sleep(1.1)  # the flood's window of the message limit passes
     fresh = Player(server, table_id, http)
     fresh.hello(player.token)
     assert fresh.recv()["d"]["view"] == view
     hint = player.command("hint")["d"]["hint"]
     assert player.command("act", action=hint)["t"] == "ack"
+
+
+def test_unknown_and_out_of_range_users_are_404_not_500(sqlite_server: LiveServer) -> None:
+    http = guest(sqlite_server, "张三")
+    me = http.get("/api/me").json()["id"]
+    assert http.get(f"/api/users/{me}/games").status_code == 200
+    for user in ("99999999999999999999", "424242", "0", "-1"):
+        answer = http.get(f"/api/users/{user}/games")
+        assert answer.status_code == 404, (user, answer.text)
+        assert answer.json()["detail"]["code"] == "not_found"

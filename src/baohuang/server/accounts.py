@@ -8,39 +8,45 @@ sha256 is what the database keeps.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import secrets
 import time
 import unicodedata
-from collections import defaultdict, deque
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from .ratelimits import (
+    GUESTS,
+    HASHES_AT_ONCE,
+    LOGIN_FAILURES,
+    REGISTRATIONS,
+    SPRAY_FAILURES,
+    Limits,
+)
+from .refusals import AccountError
 from .store import SessionRow, Store, UserRow
 
 COOKIE = "bh_session"
 #: A session lasts 30 days.
 SESSION_SECONDS = 30 * 24 * 3600
-#: Failed logins allowed per (address, name) in a window before 429.
-LOGIN_FAILURES = 5
-LOGIN_WINDOW = 60.0
 _hasher = PasswordHasher()
 
 
-class AccountError(Exception):
-    """Refused with an HTTP status and a message in both languages."""
-
-    def __init__(self, status: int, code: str, message: str, zh: str) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message, self.zh = status, code, message, zh
+@functools.cache
+def _decoy() -> str:
+    """A hash to check unknown names against, so they take as long as known ones."""
+    return _hasher.hash(secrets.token_urlsafe(16))
 
 
 def clean_name(name: str) -> str:
-    """A nickname: 1–20 printable characters, spaces trimmed."""
-    name = unicodedata.normalize("NFC", name).strip()
+    """A nickname: 1–20 printable characters, spaces trimmed, compatibility forms folded
+    (ｚｈａｎｇ is zhang), so that no name can pass for another."""
+    name = unicodedata.normalize("NFKC", name).strip()
     if not 1 <= len(name) <= 20 or any(unicodedata.category(c)[0] == "C" for c in name):
         raise AccountError(
             422, "bad_name", "a name has 1 to 20 printable characters", "名字要 1 到 20 个可见字符"
@@ -55,62 +61,67 @@ def check_password(password: str) -> None:
         )
 
 
-class RateLimit:
-    """At most ``LOGIN_FAILURES`` failures per key in ``LOGIN_WINDOW`` seconds."""
+class Accounts:
+    """Users and sessions in the :class:`Store`, within the server's :class:`Limits`."""
 
-    def __init__(self) -> None:
-        self.failures: defaultdict[str, deque[float]] = defaultdict(deque)
+    def __init__(self, store: Store, limits: Limits) -> None:
+        self.store = store
+        self.limits = limits
+        self._hashing = asyncio.Semaphore(HASHES_AT_ONCE)
 
-    def check(self, key: str) -> None:
-        window = self.failures[key]
-        now = time.monotonic()
-        while window and now - window[0] > LOGIN_WINDOW:
-            window.popleft()
-        if len(window) >= LOGIN_FAILURES:
-            wait = int(LOGIN_WINDOW - (now - window[0])) + 1
+    async def guest(self, name: str, address: str) -> tuple[UserRow, str]:
+        self.limits.check(GUESTS, "guests", "创建游客", "guest", address)
+        name = clean_name(name)
+        if await self._registered(name) is not None:  # a guest cannot pass for a member
+            raise AccountError(
+                409,
+                "name_taken",
+                f"{name!r} is a registered name: log in, or choose another nickname",
+                f"{name} 是已注册的名字：请登录，或换一个昵称",
+            )
+        user = UserRow(name=name, password_hash=None, created=time.time())
+        return user, await self._open(user)
+
+    async def register(self, name: str, password: str, address: str) -> tuple[UserRow, str]:
+        name = clean_name(name)
+        check_password(password)
+        self.limits.check(REGISTRATIONS, "registrations", "注册", "register", address)
+        taken = AccountError(409, "name_taken", f"{name!r} is taken", f"{name} 已被注册")
+        if await self._registered(name) is not None:
+            raise taken
+        async with self._hashing:  # each hash takes 64 MiB: a few at a time
+            digest = await asyncio.to_thread(_hasher.hash, password)
+        user = UserRow(name=name, password_hash=digest, created=time.time())
+        try:
+            return user, await self._open(user)
+        except IntegrityError:  # registered at the same moment by someone else
+            raise taken from None
+
+    async def login(self, name: str, password: str, address: str) -> tuple[UserRow, str]:
+        """The same answer, after the same work, for an unknown name and a wrong password;
+        failures are limited per address and name and per address (spraying)."""
+        key = name.strip().casefold()
+        if self.limits.blocked(LOGIN_FAILURES, address, key) or self.limits.blocked(
+            SPRAY_FAILURES, address
+        ):
             raise AccountError(
                 429,
                 "rate_limited",
-                f"too many failed logins: try again in {wait} s",
-                f"登录失败次数太多：请 {wait} 秒后再试",
+                "too many failed logins: try again later",
+                "登录失败次数太多：请稍后再试",
             )
-
-    def fail(self, key: str) -> None:
-        self.failures[key].append(time.monotonic())
-
-
-class Accounts:
-    """Users and sessions in the :class:`Store`."""
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self.limit = RateLimit()
-
-    async def guest(self, name: str) -> tuple[UserRow, str]:
-        user = UserRow(name=clean_name(name), password_hash=None, created=time.time())
-        return user, await self._open(user)
-
-    async def register(self, name: str, password: str) -> tuple[UserRow, str]:
-        name = clean_name(name)
-        check_password(password)
-        digest = await asyncio.to_thread(_hasher.hash, password)
-        if await self._registered(name) is not None:
-            raise AccountError(409, "name_taken", f"{name!r} is taken", f"{name} 已被注册")
-        user = UserRow(name=name, password_hash=digest, created=time.time())
-        return user, await self._open(user)
-
-    async def login(self, name: str, password: str, address: str) -> tuple[UserRow, str]:
-        key = f"{address}|{name.strip().casefold()}"
-        self.limit.check(key)
-        user = await self._registered(name.strip())
-        ok = False
-        if user is not None and user.password_hash:
+        user = await self._registered(unicodedata.normalize("NFKC", name).strip())
+        known = user is not None and user.password_hash is not None
+        digest = user.password_hash if user is not None and user.password_hash else _decoy()
+        ok: bool
+        async with self._hashing:
             try:
-                ok = await asyncio.to_thread(_hasher.verify, user.password_hash, password)
+                ok = await asyncio.to_thread(_hasher.verify, digest, password)
             except (VerificationError, InvalidHashError):
                 ok = False
-        if user is None or not ok:
-            self.limit.fail(key)
+        if user is None or not (ok and known):
+            self.limits.allow(LOGIN_FAILURES, address, key)
+            self.limits.allow(SPRAY_FAILURES, address)
             raise AccountError(401, "bad_login", "wrong name or password", "用户名或密码不对")
         return user, await self._open(user, existing=True)
 

@@ -27,7 +27,7 @@ from ..errors import BaohuangError
 from ..heuristic import HeuristicBot
 from ..plays import Play
 from ..record import to_record
-from . import liveness
+from . import liveness, metrics
 from .clock import Clock, SystemClock
 from .connection import Conn, Refused, hash_token, message
 from .mailbox import (
@@ -349,11 +349,14 @@ class TableActor(TableState):
         if hello.token:
             digest = hash_token(hello.token)
             seat = next((s for s, c in enumerate(self.seats) if c and c.token_hash == digest), None)
+            why = None
             if seat is None:
-                refused = Refused(
-                    "bad_token", "this seat token is not valid at this table", "座位令牌无效"
-                )
-                conn.send(message("error", self.seq, refused.data(None)))
+                why = ("this seat token is not valid at this table", "座位令牌无效")
+            elif self._seat(seat).user != conn.user:  # only for the player it was issued to
+                why = ("this seat token belongs to another player", "这不是你的座位令牌")
+                seat = None
+            if why is not None:
+                conn.send(message("error", self.seq, Refused("bad_token", *why).data(None)))
         conn.seat = seat
         chair = self.seats[seat] if seat is not None else None
         (chair.conns if chair else self.watchers).add(conn)
@@ -397,6 +400,7 @@ class TableActor(TableState):
     # ------------------------------------------------------------------ commands
 
     async def _command(self, conn: Conn, seen: int, command: Command) -> None:
+        started, refusal = metrics.start(), None  # metrics: latency to the answer, refusals
         chair = self.seats[conn.seat] if conn.seat is not None else None
         answers = chair.answers if chair else conn.answers
         if command.id in answers:
@@ -408,11 +412,12 @@ class TableActor(TableState):
             reply = message("ack", self.seq, {"id": command.id, **extra})
         except Refused as refused:
             reply = message("error", self.seq, refused.data(command.id))
-            snapshot = refused.code == "stale"
+            snapshot, refusal = refused.code == "stale", refused.code
         await self._flush()  # what the command caused is stored and sent before its answer
         chair = self.seats[conn.seat] if conn.seat is not None else None
         (chair.answers if chair else conn.answers).keep(command.id, reply)
         conn.send(reply)
+        metrics.command_answered(command.op, refusal, started)
         if snapshot:
             conn.send(message("snapshot", self.seq, self.snapshot(conn.seat)))
 

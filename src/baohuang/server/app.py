@@ -9,9 +9,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-from collections.abc import AsyncIterator
+import logging
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 from fastapi import Cookie, FastAPI, Request, Response, WebSocket
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
@@ -24,7 +26,8 @@ from ..game import new_game
 from ..record import check_record
 from ..rules import OPTIONS, PRESETS, Rules
 from ..scoring import GameResult
-from .accounts import COOKIE, SESSION_SECONDS, AccountError, Accounts
+from . import health, metrics
+from .accounts import COOKIE, SESSION_SECONDS, Accounts
 from .connection import Conn, message
 from .lobby import Lobby
 from .mailbox import Cmd, Gone, Hello
@@ -38,9 +41,19 @@ from .protocol import (
     TableConfig,
     TableInfo,
 )
+from .ratelimits import (
+    CONNECTION_MESSAGES,
+    TABLE_COMMANDS,
+    TABLE_OPS,
+    TABLES,
+    USER_MESSAGES,
+    Limits,
+)
+from .refusals import AccountError
 from .store import DEFAULT_DATABASE, GameRow, ResultRow, Store, UserRow
 
 STATIC = Path(__file__).parent / "static"
+log = logging.getLogger("baohuang.server")
 CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
 
@@ -57,11 +70,12 @@ class Nickname(BaseModel):
     name: str = Field(max_length=100)
 
 
-def create_app(database: str = DEFAULT_DATABASE) -> FastAPI:
+def create_app(database: str = DEFAULT_DATABASE, origins: Sequence[str] = ()) -> FastAPI:
     """The server over ``database`` (an SQLAlchemy URL; plain sqlite/postgresql get async
-    drivers)."""
+    drivers). A table's WebSocket accepts pages of its own origin and of ``origins``."""
     store = Store(database)
-    accounts = Accounts(store)
+    limits = Limits()
+    accounts = Accounts(store, limits)
     lobby = Lobby(store)
 
     @contextlib.asynccontextmanager
@@ -70,6 +84,8 @@ def create_app(database: str = DEFAULT_DATABASE) -> FastAPI:
         await lobby.recover()
         gc.freeze()  # what start-up made lives on: keep it out of every collection
         sweeper = asyncio.create_task(lobby.sweep_forever())
+        loaded = len(lobby.tables)
+        log.info("server ready: %d tables loaded", loaded, extra={"tables": loaded})
         yield
         sweeper.cancel()
         await lobby.close()
@@ -77,6 +93,12 @@ def create_app(database: str = DEFAULT_DATABASE) -> FastAPI:
 
     app = FastAPI(title="保皇 Baohuang", version="1", lifespan=lifespan)
     app.state.store, app.state.lobby, app.state.accounts = store, lobby, accounts
+
+    @app.middleware("http")
+    async def security_headers(request: Request, call_next: Any) -> Response:
+        response: Response = await call_next(request)
+        response.headers.update(SECURITY_HEADERS)
+        return response
 
     @app.exception_handler(AccountError)
     async def account_error(request: Request, exc: AccountError) -> JSONResponse:
@@ -89,26 +111,34 @@ def create_app(database: str = DEFAULT_DATABASE) -> FastAPI:
             raise AccountError(401, "login_required", "log in first", "请先登录")
         return user
 
-    def opened(response: Response, user: UserRow, token: str) -> dict[str, Any]:
+    def opened(request: Request, response: Response, user: UserRow, token: str) -> dict[str, Any]:
         response.set_cookie(
-            COOKIE, token, max_age=SESSION_SECONDS, httponly=True, samesite="lax", path="/"
+            COOKIE,
+            token,
+            max_age=SESSION_SECONDS,
+            httponly=True,
+            samesite="lax",
+            path="/",
+            secure=request.url.scheme == "https",  # behind a TLS proxy: see --proxy
         )
         return public_user(user)
 
     # ------------------------------------------------------------------ accounts
 
     @app.post("/api/guest")
-    async def guest(body: Nickname, response: Response) -> dict[str, Any]:
-        return opened(response, *await accounts.guest(body.name))
+    async def guest(body: Nickname, request: Request, response: Response) -> dict[str, Any]:
+        made = await accounts.guest(body.name, address(request))
+        return opened(request, response, *made)
 
     @app.post("/api/register")
-    async def register(body: Credentials, response: Response) -> dict[str, Any]:
-        return opened(response, *await accounts.register(body.name, body.password))
+    async def register(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
+        made = await accounts.register(body.name, body.password, address(request))
+        return opened(request, response, *made)
 
     @app.post("/api/login")
     async def login(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
-        address = request.client.host if request.client else "?"
-        return opened(response, *await accounts.login(body.name, body.password, address))
+        made = await accounts.login(body.name, body.password, address(request))
+        return opened(request, response, *made)
 
     @app.post("/api/logout")
     async def logout(response: Response, session: Session = None) -> dict[str, Any]:
@@ -136,8 +166,11 @@ def create_app(database: str = DEFAULT_DATABASE) -> FastAPI:
         return {"tables": [info.model_dump() for info in lobby.listing()]}
 
     @app.post("/api/tables")
-    async def create_table(config: TableConfig, session: Session = None) -> TableInfo:
+    async def create_table(
+        config: TableConfig, request: Request, session: Session = None
+    ) -> TableInfo:
         await user_of(session)
+        limits.check(TABLES, "tables", "建桌", "table", address(request))
         return (await lobby.create(config)).info()
 
     @app.get("/api/tables/{table_id}")
@@ -168,6 +201,10 @@ def create_app(database: str = DEFAULT_DATABASE) -> FastAPI:
 
     @app.get("/api/users/{user_id}/games")
     async def user_games(user_id: int) -> dict[str, Any]:
+        async with store.sessions() as session:  # ids beyond a database integer are nobody
+            user = await session.get(UserRow, user_id) if 0 < user_id < 2**63 else None
+        if user is None:
+            raise _not_found(f"user {user_id}", f"用户 {user_id}")
         return {"games": await history(store, user_id)}
 
     @app.get("/api/leaderboard")
@@ -178,29 +215,59 @@ def create_app(database: str = DEFAULT_DATABASE) -> FastAPI:
 
     @app.websocket("/ws/v1/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        origin = websocket.headers.get("origin")
+        if origin is not None and not same_origin(origin, websocket, origins):
+            await websocket.close(code=4403, reason="origin not allowed")  # another site's page
+            return
+        peer = websocket.client.host if websocket.client else "?"
+        if not limits.open_socket(peer):
+            await websocket.close(code=4429, reason="too many connections from this address")
+            return
+        try:
+            await serve_socket(websocket, table_id, peer)
+        finally:
+            limits.close_socket(peer)
+
+    async def serve_socket(websocket: WebSocket, table_id: str, peer: str) -> None:
         await websocket.accept()
         table = await lobby.get(table_id)
         if table is None:
-            refusal = {"id": None, "code": "not_found", "message": f"no table {table_id}"}
-            await websocket.send_text(message("error", 0, {**refusal, "zh": "没有这张牌桌"}))
+            note = lobby.closed.get(table_id)  # quarantined after an upgrade: say why
+            refusal = {"id": None, "code": "not_found", "message": note or f"no table {table_id}"}
+            await websocket.send_text(
+                message("error", 0, {**refusal, "zh": note or "没有这张牌桌"})
+            )
             await websocket.close(code=4404)
             return
         user = await accounts.user_for(websocket.cookies.get(COOKIE))
         conn = Conn(user.id if user else None, user.name if user else None)
         sender = asyncio.create_task(pump(websocket, conn))
+        metrics.SOCKETS.inc()
         greeted = False
         try:
             while True:
                 received = await websocket.receive()
                 if received["type"] == "websocket.disconnect":
                     break
+                # Every frame counts against the limits, well-formed or not.
+                within = limits.allow(CONNECTION_MESSAGES, "conn", str(id(conn))) and (
+                    limits.allow(USER_MESSAGES, "user", str(conn.user or peer))
+                )
                 text = received.get("text")
                 try:
                     if text is None:
                         raise ValueError("binary frames are not part of the protocol")
                     msg = CLIENT_MESSAGE.validate_json(text)
                 except (ValidationError, ValueError) as exc:
-                    conn.send(message("error", table.seq, bad_message(exc)))
+                    refusal = bad_message(exc) if within else RATE_LIMITED
+                    conn.send(message("error", table.seq, refusal))
+                    continue
+                command = msg.d if isinstance(msg, ClientCommand) else None
+                if command is not None and command.op in TABLE_OPS and within:
+                    within = limits.allow(TABLE_COMMANDS, "table", str(conn.user or peer))
+                if not within:  # answered (a client waits for its id), not handled
+                    command_id = command.id if command is not None else None
+                    conn.send(message("error", table.seq, {**RATE_LIMITED, "id": command_id}))
                     continue
                 if isinstance(msg, ClientPing):
                     conn.send(message("pong", table.seq, {}))
@@ -214,9 +281,26 @@ def create_app(database: str = DEFAULT_DATABASE) -> FastAPI:
         except WebSocketDisconnect:
             pass
         finally:
+            metrics.SOCKETS.dec()
             table.submit(Gone(conn))
             conn.close()
             await sender
+
+    # ------------------------------------------------------------------ operations (docs/deploy.md)
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> dict[str, Any]:
+        return health.liveness()
+
+    @app.get("/readyz", include_in_schema=False)
+    async def readyz() -> JSONResponse:
+        ready, body = await health.readiness(store)
+        return JSONResponse(body, status_code=200 if ready else 503)
+
+    @app.get("/metrics", include_in_schema=False)
+    async def prometheus_metrics() -> Response:
+        statuses = (table.status for table in lobby.tables.values())
+        return Response(metrics.exposition(statuses), media_type=metrics.CONTENT_TYPE)
 
     # ------------------------------------------------------------------ the browser client
 
@@ -231,6 +315,33 @@ def create_app(database: str = DEFAULT_DATABASE) -> FastAPI:
         return HTMLResponse("<!doctype html><title>保皇 Baohuang</title><h1>保皇 Baohuang</h1>")
 
     return app
+
+
+RATE_LIMITED = {
+    "id": None,
+    "code": "rate_limited",
+    "message": f"too many messages: at most {CONNECTION_MESSAGES} (this one was dropped)",
+    "zh": "消息太快了，这条没有处理",
+}
+#: Every HTTP answer: no framing by other sites, no type sniffing, scripts and styles from here.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; connect-src 'self' ws: wss:; "
+    "img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+}
+
+
+def address(request: Request) -> str:
+    """The client's address (a trusted proxy's ``X-Forwarded-For`` already applied)."""
+    return request.client.host if request.client else "?"
+
+
+def same_origin(origin: str, websocket: WebSocket, allowed: Sequence[str]) -> bool:
+    """A browser page may open a table's socket only from this server or ``allowed``."""
+    host = websocket.headers.get("host", "")
+    return urlsplit(origin).netloc == host or origin.rstrip("/") in allowed
 
 
 NOT_HELLO = {

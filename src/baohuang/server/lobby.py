@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import time
 from collections.abc import Callable
@@ -10,13 +11,16 @@ from collections.abc import Callable
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
+from .. import __version__
 from ..errors import RulesError
 from ..rules import Rules
-from .accounts import AccountError
 from .actor import TableActor
 from .clock import Clock
 from .protocol import SEATS, TableConfig, TableInfo
+from .refusals import AccountError
 from .store import Store, TableRow
+
+log = logging.getLogger("baohuang.server")
 
 #: A table nobody is connected to and that plays no match leaves memory after this many idle
 #: seconds (a waiting one is closed for good; finished games stay downloadable).
@@ -35,6 +39,8 @@ class Lobby:
         #: Random hex of n bytes for new table ids and seeds (tests pass a seeded one).
         self.token = token
         self.tables: dict[str, TableActor] = {}
+        #: Quarantined tables: why each was closed (told to whoever comes back to it).
+        self.closed: dict[str, str] = {}
 
     async def sweep(self) -> None:
         """Drop deserted tables that have been idle for :data:`IDLE_SECONDS`; fold again any
@@ -46,12 +52,24 @@ class Lobby:
                 del self.tables[table_id]
                 await table.stop()
                 if table.status == "waiting":
-                    await self.store.write(_close(table_id))
+                    await self.store.write(_close(table_id, "closed"))
 
     async def recover(self) -> None:
-        """Fold every unfinished table from its stored events and start it again."""
+        """Fold every unfinished table from its stored events and start it again. A table
+        that cannot be loaded (an unknown option, an action the engine now refuses, a changed
+        rule) is quarantined: closed with a note for its players, its finished games kept; it
+        never stops the others from loading."""
+        for row in await self.store.table_rows(("quarantined",)):
+            self.closed[row.id] = row.note or ""
         for row in await self.store.table_rows(("waiting", "playing")):
-            await self._load(row.id, TableConfig(**row.config), row.seed)
+            try:
+                await self._load(row.id, TableConfig(**row.config), row.seed)
+            except Exception as exc:  # whatever it is, the other tables still load
+                log.exception("table %s cannot be loaded; quarantined", row.id)
+                note = quarantine_note(row.version, exc)
+                self.tables.pop(row.id, None)
+                self.closed[row.id] = note
+                await self.store.write(_close(row.id, "quarantined", note))
 
     async def _load(self, table_id: str, config: TableConfig, seed: str) -> TableActor:
         table = TableActor(table_id, config, seed, self.store, self.clock, self.token)
@@ -69,6 +87,7 @@ class Lobby:
         table_id = self.token(4)
         seed = self.token(32)  # never published: the table's bots draw from it
         row = TableRow(
+            version=__version__,
             id=table_id,
             config=config.model_dump(),
             seed=seed,
@@ -112,8 +131,20 @@ class Lobby:
             await table.stop()
 
 
-def _close(table_id: str) -> Callable[[Session], None]:
+def _close(table_id: str, status: str, note: str | None = None) -> Callable[[Session], None]:
     def work(session: Session) -> None:
-        session.execute(update(TableRow).where(TableRow.id == table_id).values(status="closed"))
+        values = {"status": status, "note": note}
+        session.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
 
     return work
+
+
+def quarantine_note(version: str | None, exc: BaseException) -> str:
+    """What the players of a table that cannot be loaded are told."""
+    started = f"started under version {version or 'before 0.1.0'}"
+    return (
+        f"This table was closed by a server upgrade ({started}, now {__version__}): "
+        f"{type(exc).__name__}: {exc}"[:300]
+        + " Its finished games are kept in the history. / 服务器升级后这张牌桌无法继续，已关闭；"
+        "已完成的对局仍在战绩中。"
+    )

@@ -293,6 +293,7 @@ ErrorCode = Literal[
     "stale",
     "not_found",
     "login_required",
+    "rate_limited",
 ]
 
 

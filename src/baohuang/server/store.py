@@ -15,24 +15,33 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
 import orjson
+from alembic import command
+from alembic.config import Config
 from sqlalchemy import (
     JSON,
     Boolean,
     Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     create_engine,
     event,
+    func,
     insert,
+    inspect,
     select,
+    text,
 )
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+from . import metrics
 
 #: The zero-config database: a SQLite file in the current directory.
 DEFAULT_DATABASE = "sqlite+aiosqlite:///baohuang.db"
@@ -46,6 +55,16 @@ class Base(DeclarativeBase):
 
 class UserRow(Base):
     __tablename__ = "users"
+    #: A registered (member's) name is one account's, whatever its letter case.
+    __table_args__ = (
+        Index(
+            "uq_users_member_name",
+            func.lower(text("name")),
+            unique=True,
+            sqlite_where=text("password_hash IS NOT NULL"),
+            postgresql_where=text("password_hash IS NOT NULL"),
+        ),
+    )
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     name: Mapped[str] = mapped_column(String(40), index=True)
     #: argon2 hash; ``None`` for a guest.
@@ -66,9 +85,14 @@ class TableRow(Base):
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
     config: Mapped[dict[str, Any]] = mapped_column(JSON)
     seed: Mapped[str] = mapped_column(String(64))
-    #: waiting, playing, finished or closed (only waiting and playing ones load after a restart).
+    #: waiting, playing, finished, closed or quarantined (only waiting and playing ones load
+    #: after a restart).
     status: Mapped[str] = mapped_column(String(16), index=True)
     created: Mapped[float] = mapped_column(Float)
+    #: The engine version the table started under (``None``: before versions were kept).
+    version: Mapped[str | None] = mapped_column(String(40))
+    #: Why a table was quarantined (it could not be loaded), for its players.
+    note: Mapped[str | None] = mapped_column(String(400))
 
 
 class EventRow(Base):
@@ -108,6 +132,36 @@ class ResultRow(Base):
     place: Mapped[int | None] = mapped_column(Integer)
     #: The seat's side won (R10; a draw is no win).
     won: Mapped[bool] = mapped_column(Boolean)
+
+
+#: The Alembic migrations (``baohuang db upgrade``; the server runs them on start).
+MIGRATIONS = Path(__file__).parent / "migrations"
+#: The revision of the schema that servers before migrations created.
+FIRST_REVISION = "0001"
+
+
+def migrate(connection: Connection, revision: str = "head") -> None:
+    """Upgrade the database on ``connection`` to ``revision``. A database made before
+    migrations existed (tables, no ``alembic_version``) is the first revision."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    names = inspect(connection).get_table_names()
+    if "events" in names and "alembic_version" not in names:
+        command.stamp(config, FIRST_REVISION)
+    command.upgrade(config, revision)
+
+
+async def upgrade(url: str) -> str:
+    """Migrate the database at ``url`` to the latest schema; the revision it is at now."""
+    engine = create_async_engine(database_url(url))
+    try:
+        async with engine.begin() as conn:
+            await conn.run_sync(migrate)
+            revision = await conn.scalar(text("SELECT version_num FROM alembic_version"))
+    finally:
+        await engine.dispose()
+    return str(revision)
 
 
 def database_url(url: str) -> str:
@@ -160,8 +214,9 @@ class Store:
         self._writer: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
+        """Bring the database to the latest schema (:func:`migrate`), then start writing."""
         async with self.engine.begin() as conn:
-            await conn.run_sync(Base.metadata.create_all)
+            await conn.run_sync(migrate)
         self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
 
     async def close(self) -> None:
@@ -186,6 +241,7 @@ class Store:
             batch = [await self._queue.get()]
             while not self._queue.empty() and len(batch) < 500:
                 batch.append(self._queue.get_nowait())
+            started = metrics.start()  # metrics: commit latency per batch
             try:
                 results = await self._commit(batch)
             except Exception:
@@ -198,6 +254,7 @@ class Store:
                         if not item[1].done():
                             item[1].set_exception(exc)
                 continue
+            metrics.committed(len(batch), started)
             for (_, future), result in zip(batch, results, strict=True):
                 _settle(future, result)
 

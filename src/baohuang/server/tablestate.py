@@ -13,6 +13,7 @@ from ..bots import Bot
 from ..game import Game
 from ..match import Match
 from ..rules import Rules
+from ..scoring import GameResult
 from .connection import Answers, Conn, message
 from .mailbox import TurnKey
 from .protocol import SEATS, SeatInfo, TableConfig, TableInfo
@@ -39,6 +40,8 @@ class TableState:
         self.watchers: set[Conn] = set()
         #: R10.4: a seat that escaped and has not left yet (between ``game_over`` and ``leave``).
         self.escaped: int | None = None
+        #: The current match's finished games (what tribute and a resumed match start from).
+        self.match_results: list[GameResult] = []
         #: The current match's deal seeds by game (kept in each ``start`` event's secret).
         self.deal_seeds: dict[int, str] = {}
 
@@ -92,6 +95,7 @@ class TableState:
             chair.auto, chair.auto_reason = public["on"], public["reason"]
         elif kind == "game_over":
             self.escaped = public["result"].get("escaped")
+            self.match_results.append(GameResult.from_dict(public["result"]))
             self.results.append(public.get("scores", public["result"]["scores"]))
         elif kind == "match_over":
             self.status = "finished"
@@ -111,12 +115,17 @@ class TableState:
         answers.keep(command_id, message("ack", seq, {"id": command_id, "seat": extra.get("seat")}))
 
     def load(self, rows: list[EventRow]) -> None:
-        """Fold stored events: the table as it was when the last one was written."""
-        for row in rows:
+        """Fold stored events: the table as it was when the last one was written. Only the
+        current game goes through the engine again; earlier games are kept as they were
+        stored (their results are in their ``game_over`` events)."""
+        current = max((i for i, row in enumerate(rows) if row.kind == "start"), default=0)
+        for i, row in enumerate(rows):
             private = {int(s): d for s, d in row.private.items()}
-            if row.kind in ENGINE_KINDS:
+            if row.kind in ENGINE_KINDS and i >= current:
                 self._replay(row)
-            else:
+            elif row.kind == "start" and row.public["game"] == 0:  # an earlier match began
+                self.matches, self.results, self.match_results = row.public["match"], [], []
+            elif row.kind not in ENGINE_KINDS:
                 self.fold(row.kind, row.public, row.secret)
             self.log.add(Logged(row.kind, row.public, private))
 
@@ -162,10 +171,18 @@ class TableState:
         secret of this game alone: its record may show it once the game is over, and nothing
         else follows from it."""
         self.deal_seeds[index] = seed
+        seeds = self.deal_seeds.__getitem__
+        for chair in self.seats:  # a command of an earlier game is stale now, not a repeat
+            if chair is not None:
+                chair.answers.clear()
         if index == 0:
             self.matches = match
-            self.match = Match(self.rules, self.config.games, seeds=self.deal_seeds.__getitem__)
-            self.results = []
+            self.match = Match(self.rules, self.config.games, seeds=seeds)
+            self.results, self.match_results = [], []
+        elif self.match is None:  # loading: the games before this one were not replayed
+            self.match = Match(
+                self.rules, self.config.games, seeds=seeds, results=self.match_results
+            )
         else:
             assert self.match is not None
             self.match.next_game()

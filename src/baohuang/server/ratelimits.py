@@ -1,0 +1,78 @@
+"""Abuse limits (限流): what one connection, user or address may do, in moving windows kept by
+the ``limits`` library in memory (keys expire, so memory stays bounded however many names or
+addresses are tried).
+
+An address is the peer's, or the client's named by ``X-Forwarded-For`` only when the peer is
+one of the proxies ``baohuang serve --proxy`` names (uvicorn's proxy headers): a rotating
+header from anyone else changes nothing.
+"""
+
+from __future__ import annotations
+
+from limits import RateLimitItem, parse
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+
+from .refusals import AccountError
+
+#: Messages a connection may send, and a user over all their connections: a person sends a
+#: few a second, a program playing at once against instant bots about sixty; the events a
+#: flood could make are limited by :data:`TABLE_COMMANDS`.
+CONNECTION_MESSAGES = parse("200/second")
+USER_MESSAGES = parse("400/second")
+#: Commands that make a table event without moving a game on (ready, 托管, bots, seats), per
+#: user: toggling them cannot flood a table.
+TABLE_COMMANDS = parse("5/second")
+TABLE_OPS = frozenset({"sit", "leave", "ready", "auto", "add_bot", "remove_bot"})
+#: WebSockets open at once from one address.
+SOCKETS_PER_ADDRESS = 64
+#: Per address: tables created, guests made, accounts registered.
+TABLES = parse("30/hour")
+GUESTS = parse("60/hour")
+REGISTRATIONS = parse("10/hour")
+#: Failed logins: per address and name, and per address over all names (password spraying).
+LOGIN_FAILURES = parse("5/minute")
+SPRAY_FAILURES = parse("30/hour")
+#: argon2 hashes at once (each takes 64 MiB): more wait their turn.
+HASHES_AT_ONCE = 2
+
+
+class Limits:
+    """The server's limits, one moving-window limiter over them all."""
+
+    def __init__(self) -> None:
+        self.limiter = MovingWindowRateLimiter(MemoryStorage())
+        #: Open WebSockets by address.
+        self.sockets: dict[str, int] = {}
+
+    def allow(self, item: RateLimitItem, *key: str) -> bool:
+        """Count one more against ``item`` for ``key``; whether it was within the limit."""
+        return self.limiter.hit(item, *key)
+
+    def check(self, item: RateLimitItem, what: str, zh: str, *key: str) -> None:
+        """:meth:`allow`, or a 429 naming ``what`` was done too often."""
+        if not self.allow(item, *key):
+            raise AccountError(
+                429,
+                "rate_limited",
+                f"too many {what} from this address: at most {item}, try again later",
+                f"{zh}太频繁了，请稍后再试",
+            )
+
+    def blocked(self, item: RateLimitItem, *key: str) -> bool:
+        """Whether ``key`` is at its limit now (counting nothing)."""
+        return not self.limiter.test(item, *key)
+
+    def open_socket(self, address: str) -> bool:
+        """Count a WebSocket from ``address``; ``False`` (not counted) when at the limit."""
+        if self.sockets.get(address, 0) >= SOCKETS_PER_ADDRESS:
+            return False
+        self.sockets[address] = self.sockets.get(address, 0) + 1
+        return True
+
+    def close_socket(self, address: str) -> None:
+        left = self.sockets.get(address, 1) - 1
+        if left:
+            self.sockets[address] = left
+        else:
+            self.sockets.pop(address, None)
