@@ -1,6 +1,6 @@
 """Shared test helpers: hypothesis strategies for cards, hands and plays, and reference rules.
 
-The reference functions restate RULES.md literally (R3, R4, R5.1, R5.2, R6.7, R6.8) without using
+The reference functions restate docs/rules.md literally (R3, R4, R5.1, R5.2, R6.7, R6.8) without
 the engine's beating or move generation, so tests can compare the engine against them.
 """
 
@@ -193,10 +193,10 @@ def literal_beats_roast(response: Play, current: Play) -> bool:
 
 def literal_beats_qq(response: Play, current: Play) -> bool:
     """R5.2 QQ rule as written: the same number of cards; at least 2b + s big jokers against b
-    R and s B (small jokers of the response do not count); and, when both plays have non-joker
-    cards, a strictly higher rank (a pure-joker response counts as higher, [decision] in
-    plays.py)."""
-    if len(powers(response)) != len(powers(current)):
+    R and s B (small jokers of the response do not count), and nothing against two or more R;
+    and, when both plays have non-joker cards, a strictly higher rank (a pure-joker response
+    counts as higher, [decision] in plays.py)."""
+    if len(powers(response)) != len(powers(current)) or current.big >= 2:
         return False
     if response.big < 2 * current.big + current.small:
         return False

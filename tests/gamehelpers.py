@@ -1,6 +1,6 @@
 """Game-test helpers: seeded random drivers and an independent referee of the event log.
 
-The :class:`Referee` restates RULES.md R3–R12 on its own, for every preset of R7: it tracks
+The :class:`Referee` restates docs/rules.md R3–R12 on its own, for every preset of R7: it tracks
 every hand from the deal event's private hands and checks each later event, the seat to act,
 the legal actions and the card count against its own reading. It reads the engine only through
 the event log and the public surface (``hand()``, ``view()``, ``legal_actions()``, ``phase``,
@@ -279,7 +279,8 @@ def can_grab(hand: Counter[Card]) -> bool:
 
 def full_pack(rules: Rules) -> dict[Card, int]:
     """R2, R7: four copies of each joker and of every suited card from ``ranks_from`` up;
-    R9.1/R11.1 mark one R as R* (and R9 one B as B*); weihai drops three 6s (the 6s card)."""
+    R9.1/R11.1 mark one R as R* (and R9 one B as B*); weihai drops three 6s (the 6s card).
+    The emperor card set aside (R8.1) is part of the pack."""
     lowest = RANKS.index(rules.ranks_from)
     pack = Counter({card: 4 for card in CARDS[:54] if card.is_joker or card.rank >= lowest})
     marked = {"called": [], "fixed": [(R, R_STAR), (B, B_STAR)], "kk_classic": [(R, R_STAR)]}
@@ -346,13 +347,15 @@ def roast_beats(response: Sequence[int], current: Sequence[int]) -> bool:
 
 
 def qq_beats(response: Sequence[int], current: Sequence[int]) -> bool:
-    """R5.2 as written: same size; ``2b + s`` big jokers against b R and s B; a higher rank
-    when the current play has non-joker cards [decision, plays.py: a pure-joker response is
-    higher than any rank]."""
+    """R5.2 as written: same size; ``2b + s`` big jokers against b R and s B, and nothing beats
+    two or more R; a higher rank when the current play has non-joker cards [decision, plays.py:
+    a pure-joker response is higher than any rank]."""
     mine = [r for r in response if r <= TWO]
     theirs = [r for r in current if r <= TWO]
     needed = 2 * current.count(BIG) + current.count(SMALL)
     if len(response) != len(current) or response.count(BIG) < needed:
+        return False
+    if current.count(BIG) >= 2:  # 000: "2张大王没人能管"
         return False
     return not theirs or not mine or mine[0] > theirs[0]
 
@@ -392,8 +395,8 @@ def expected_scores(
         t *= 2 if kicked else 1
     elif rules.scoring == "kk":  # R10.1: ×2 造反, ×2 open solo
         t *= (2 if rebellion else 1) * (2 if open_solo else 1)
-    elif open_solo:  # R10.1: classic 明独 ×2
-        t *= 2
+    else:  # R10.1: classic 明独 ×2; R8.10: QQ 明保 ×2
+        t *= (2 if open_solo else 1) * (2 if open_guard else 1)
     scores = [-t] * SEATS
     scores[emperor] = 4 * t if guard is None else 2 * t
     if guard is not None:
@@ -402,9 +405,17 @@ def expected_scores(
 
 
 def expected_outcome(
-    rules: Rules, emperor: int, guard: int | None, places: Sequence[int], emperor_score: int
+    rules: Rules,
+    emperor: int,
+    guard: int | None,
+    places: Sequence[int],
+    emperor_score: int,
+    open_guard: bool = False,
 ) -> str:
-    """R10.3's QQ win rule; otherwise the emperor's side wins when its points are positive."""
+    """R8.10's QQ 明保 (emperor 1st and guard 2nd, else the rebels), R10.3's QQ win rule;
+    otherwise the emperor's side wins when its points are positive."""
+    if rules.qq_open_guard and open_guard:
+        return "emperor" if list(places[:2]) == [emperor, guard] else "rebels"
     if rules.win_rule == "qq":
         if places[0] == emperor:
             return "draw" if guard is not None and places[-1] == guard else "emperor"
@@ -468,10 +479,15 @@ def check_receivers(result: GameResult, transfers: Sequence[tuple[int, int, Card
 def yield_choices(rules: Rules, turn: int, hand: Counter[Card]) -> set[Card] | None:
     """The cards a yielder may add to the pile (``None``: it adds nothing).
 
-    R8.5: every decliner but c0's first turn adds a 2 if it has one. R9.3: the first yielder
-    hands only R*, each later one a 2, or else its highest non-joker card. R11.2: no cards.
+    R8.5: every decliner but c0's first turn adds a 2 if it has one. R8.9 (QQ): the starter
+    adds its biggest card (R, else B, else a 2), every later decliner a 2, else B, else R. R9.3:
+    the first yielder hands only R*, each later one a 2, or else its highest non-joker card.
+    R11.2: no cards.
     """
     twos = {c for c in hand if c.rank == TWO}
+    if rules.qq_chain:
+        order = [{R}, {B}, twos] if turn == 0 else [twos, {B}, {R}]
+        return next((found for cards in order if (found := {c for c in cards if hand[c]})), None)
     if rules.selection == "called":
         return (twos or None) if 0 < turn < SEATS else None
     if rules.selection == "kk_classic" or turn == 0:
@@ -512,6 +528,7 @@ class Referee:
         self.due_order: list[tuple[int, int | None]] = []
         self.transit: list[tuple[int, int | None, Card]] = []
         self.c0: int | None = None
+        self.dealer = -1
         self.turn = 0
         self.forced: int | None = None  # R9.3 转让: the seat that must accept
         self.transferer: int | None = None  # and the seat that stays guard
@@ -594,10 +611,14 @@ class Referee:
         self.due = expected_due(rules, game.previous)
         self.pack = full_pack(rules)
         dealt = sum(self.hands, Counter())
-        if rules.selection == "called":
+        self.dealer = pub["dealer"]
+        previous = game.previous.emperor if game.previous is not None else None
+        if rules.emperor_card_aside:
             self.pile = [R]  # R8.1: one big joker set aside as the emperor card
-        else:  # R9.1, R11.1: from the dealer
-            assert pub["dealer"] == expected_dealer(game.previous)
+        if rules.selection != "called":  # R9.1, R11.1: from the dealer
+            assert self.dealer == expected_dealer(game.previous)
+        elif rules.qq_chain and previous is not None:  # R8.9: from the previous emperor
+            assert self.dealer == previous
         assert dict(dealt + Counter(self.pile)) == self.pack
         assert pub["counts"] == self.sizes() == deal_sizes(dealt.total(), pub["dealer"])
 
@@ -651,6 +672,8 @@ class Referee:
                 assert self.polls == (["solo"] if self.rules.open_solo_anyone else [])
                 self.take(seat, [R_STAR])
                 self.pile = [R_STAR]
+            elif self.rules.qq_chain:  # R8.9: the starter, the seat dealt first
+                assert seat == self.dealer and not self.pile
         assert seat == (self.c0 - self.turn) % SEATS  # to the 上家; R8.6: c0 again
         assert self.forced in (None, seat)
         assert Counter(parse_cards(pub["pile"])) == Counter(self.pile)
@@ -664,13 +687,15 @@ class Referee:
         if selection == "fixed":
             pass_on = {DECLINE} if self.rules.yielding else set()
             if hand[B_STAR]:
-                # 登基 (暗独保), 独保, and 转让 for the seat dealt both, else a plain yield
-                return {ACCEPT, SOLO} | ({TRANSFER} if self.turn == 0 else pass_on)
+                # 登基 (暗独保), 独保, and a plain yield (KK/联众) or weihai's 转让
+                return {ACCEPT, SOLO} | (pass_on or {TRANSFER})
             return {ACCEPT} | pass_on
-        able = has_callable_triple(hand)
-        if selection == "kk_classic" and self.turn >= SEATS:
-            return {ACCEPT} if able else {DECLINE}  # R11.2: after a lap the able must accept
-        return {ACCEPT, DECLINE} if able else {DECLINE}
+        if not has_callable_triple(hand):
+            return {DECLINE}
+        four = any(n >= 4 and not card.is_joker for card, n in hand.items())
+        if selection == "kk_classic" and self.turn >= SEATS and not four:
+            return {ACCEPT}  # R11.2: after a lap the able must accept, unless holding four
+        return {ACCEPT, DECLINE}
 
     def hand_on(self, seat: int, added: str | None) -> None:
         """A yielder's card joining the pile (R8.5, R9.3)."""
@@ -696,6 +721,7 @@ class Referee:
         self.to_act = None
 
     def on_transfer(self, game: Game, pub: Pub, priv: dict[int, Any]) -> None:
+        """R9.3 weihai 转让: only B*'s holder may, so it reveals the guard (R14)."""
         seat = pub["seat"]
         assert seat == self.to_act and TRANSFER in self.candidate_options(seat)
         assert pub["to"] == (seat - 1) % SEATS and priv == {seat: {"auto": False}}
@@ -703,6 +729,7 @@ class Referee:
         assert pub["counts"] == self.sizes()
         self.turn += 1
         self.forced, self.transferer, self.to_act = pub["to"], seat, None
+        self.expect("reveal", seat=seat, role="guard")
 
     def on_void(self, game: Game, pub: Pub, priv: dict[int, Any]) -> None:
         assert self.turn == VOID_AFTER[self.rules.selection] and pub["deal"] == self.deal_no
@@ -781,8 +808,11 @@ class Referee:
         if poll == "grab":
             assert rules.grab_solo and self.called is not None and not self.open_solo
             return [(emperor - i) % SEATS for i in range(1, SEATS)]
-        if poll == "guard":
-            assert not self.open_solo and (rules.rebellion or rules.selection == "fixed")
+        if poll == "show":  # R9.4, R8.10
+            assert not self.open_solo and (rules.selection == "fixed" or rules.qq_open_guard)
+            return [(emperor + i) % SEATS for i in range(1, SEATS)]
+        if poll == "rebel":  # R9.5, after the 明保 poll
+            assert not self.open_solo and rules.rebellion
             return [(emperor + i) % SEATS for i in range(1, SEATS)]
         assert poll == "kick" and rules.kick
         team = {emperor, self.guard} - {None}
@@ -802,11 +832,9 @@ class Referee:
             return {KICK, PASS}
         if self.poll == "grab":
             return {GRAB, PASS} if can_grab(self.hands[seat]) else {PASS}
-        if seat != self.guard:
-            return {REBEL, PASS}
-        # R9.4: the guard may 明保 (R9 only); R9.5: it may not rebel
-        show = self.rules.selection == "fixed" and not self.guard_revealed
-        return {SHOW, PASS} if show else {PASS}
+        if self.poll == "show":  # R9.4, R8.10: only the guard may 明保
+            return {SHOW, PASS} if seat == self.guard else {PASS}
+        return {PASS} if seat == self.guard else {REBEL, PASS}  # R9.5: the guard may not rebel
 
     def on_poll(self, game: Game, pub: Pub, priv: dict[int, Any]) -> None:
         assert self.poll is None and not priv and set(pub) == {"poll", "seats"}
@@ -828,9 +856,10 @@ class Referee:
         elif answer == "kick":
             self.kicked = True
             self.expect("kick", seat=seat)
-        elif answer == "show":  # R9.4 明保
+        elif answer == "show":  # R9.4 明保; a 转让 may have revealed the guard already
             self.open_guard = True
-            self.expect("reveal", seat=seat, role="guard")
+            if not self.guard_revealed:
+                self.expect("reveal", seat=seat, role="guard")
         elif answer == "rebel":
             self.rebels.append(seat)
         if ends or not self.queue:
@@ -839,7 +868,7 @@ class Referee:
 
     def end_poll(self) -> None:
         """R9.5: two or more 造反 succeed, reveal the guard (or a dark solo) and double."""
-        if self.poll == "guard":
+        if self.poll == "rebel":
             self.rebellion = len(self.rebels) >= 2
             self.expect("rebellion", success=self.rebellion, rebels=self.rebels)
             if self.rebellion and self.guard is None:
@@ -851,7 +880,8 @@ class Referee:
     def on_reveal(self, game: Game, pub: Pub, priv: dict[int, Any]) -> None:
         assert not priv
         if pub["role"] == "guard":
-            assert pub["seat"] == self.guard is not None and not self.guard_revealed
+            guard = self.transferer if self.guard is None else self.guard  # R9.3 转让 reveals
+            assert pub["seat"] == guard is not None and not self.guard_revealed
             self.guard_revealed = True
         else:
             assert pub == {"seat": self.emperor, "role": "solo"} and self.guard is None
@@ -870,8 +900,10 @@ class Referee:
         polls = ["solo"] if rules.open_solo_anyone else []
         if rules.grab_solo and self.called is not None:
             polls.append("grab")  # R11.4: unless the emperor declared 明独保
-        if not self.open_solo and (rules.rebellion or rules.selection == "fixed"):
-            polls.append("guard")
+        if not self.open_solo and (rules.selection == "fixed" or rules.qq_open_guard):
+            polls.append("show")
+        if not self.open_solo and rules.rebellion:
+            polls.append("rebel")
         if rules.kick and (self.open_solo or self.open_guard or self.rebellion):
             polls.append("kick")
         return polls
@@ -905,8 +937,9 @@ class Referee:
         if self.watch is not None and self.watch != seat:  # R6.8 清3: the play was beaten
             self.cleared.append((self.watch, seat))
             self.expect("cleared", seat=self.watch, by=seat)
-        ranks = {c.rank for c in hand if not c.is_joker}
-        self.watch = seat if rules.hold_threes and ranks == {THREE} else None  # only 3s left
+        # R6.8: what is left could go out with the 3s in one play (jokers, filler 2s)
+        ranks = {c.rank for c in hand if not c.is_joker} - ({TWO} if rules.twos_wild else set())
+        self.watch = seat if rules.hold_threes and ranks == {THREE} else None
         self.lead, self.last, self.passed = cards, seat, set()
         self.to_act = self.next_holder(seat)
 
@@ -961,7 +994,9 @@ class Referee:
                 "kicked": self.kicked,
             }
             scores = expected_scores(self.rules, emperor, guard, places, **flags)
-            outcome = expected_outcome(self.rules, emperor, guard, places, scores[emperor])
+            outcome = expected_outcome(
+                self.rules, emperor, guard, places, scores[emperor], self.open_guard
+            )
             assert sum(scores) == 0
         assert pub == {
             "emperor": emperor,
@@ -1015,8 +1050,9 @@ class Referee:
         assert seat == self.to_act
         if game.phase == "candidate":
             assert set(legal) == self.candidate_options(seat)
-            # R8.4, R11.2: a single answer is the engine's to give
-            assert len(legal) > 1 or self.rules.selection == "fixed"
+            # R8.4, R11.2: a lone decline is the engine's to give; a lone 登基 is asked (R9.3,
+            # R11.2: whether the seat had a choice would tell what it holds)
+            assert len(legal) > 1 or legal == [ACCEPT]
         elif game.phase == "call":  # R8.7, R11.3; a single option is taken by the engine
             triples = [c for c, n in hand.items() if n >= 3 and c.rank < TWO]
             options: set[Action] = {Call(c) for c in triples}

@@ -10,6 +10,7 @@ import io
 import json
 import random
 import re
+import socket
 import string
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ from baohuang import (
     OpenSolo,
     Pass,
     Play,
+    PlayCards,
     Rules,
     RulesError,
     Tribute,
@@ -39,15 +41,24 @@ from baohuang import (
     read_record,
     write_record,
 )
-from baohuang.bots import RandomBot, play_out
+from baohuang.bots import AutoBot, RandomBot, play_out
 from baohuang.cards import RANK_SYMBOLS
-from baohuang.cli import app, parse_options, play_match, simulate_game, summary_rows
+from baohuang.cli import (
+    _call_options,
+    _hint,
+    app,
+    parse_options,
+    play_match,
+    simulate_game,
+    summary_rows,
+)
 from baohuang.describe import summary
 from baohuang.i18n import MESSAGES, t
 from baohuang.match import game_seed
 from baohuang.movegen import leading_plays, rank_counts
 from baohuang.rules import PRESETS
 from baohuang.terminal import (
+    Narrator,
     group_hand,
     legal_summary,
     narrate,
@@ -64,7 +75,7 @@ runner = CliRunner()
 
 #: The Chinese words a user may type for the declarations (R9, R11) and a poll's pass.
 ZH_DECLARE = {"transfer": "转让", "show": "明保", "rebel": "造反", "kick": "踢", "grab": "抢独"}
-ZH_POLL_PASS = {"solo": "过", "guard": "不造反", "kick": "不踢", "grab": "不抢"}
+ZH_POLL_PASS = {"solo": "过", "show": "暗保", "rebel": "不造反", "kick": "不踢", "grab": "不抢"}
 
 #: A match seed whose second game, after RandomBots played the first, asks seat 0 which of
 #: several equal highest cards to pay as tribute (R12).
@@ -214,8 +225,9 @@ def test_play_loop_whole_game_with_bad_entries_r8_r6() -> None:
 def test_play_loop_narrates_every_event_seat0_sees_r14() -> None:
     match, _, out, _ = scripted_match(1, CANDIDATE_SEED)
     events = match.game.events_for(0)
+    narrator = Narrator("zh", 0)
     for event in events:
-        for line in narrate(event, "zh", 0):
+        for line in narrator(event):
             assert line in out
     kinds = {event["kind"] for event in events}
     assert {"deal", "candidate", "accept", "call", "play", "pass", "reveal", "out"} <= kinds
@@ -242,7 +254,7 @@ def test_play_loop_tribute_choice_r12() -> None:
     text = out.getvalue()
     assert "第 2/2 局" in text and "请进贡一张最大的牌" in text
     legal = "tribute 2s, tribute 2d, tribute 2c"
-    assert f"不合规则：进贡阶段座位0不能 tribute 3s；可以：{legal}" in text
+    assert f"不合规则：现在是进贡阶段，你不能 tribute 3s；可以：{legal}" in text
     assert "座位0（你） 进贡 2d" in text
     assert game.tribute_paid[0][0] == 0 and game.tribute_paid[0][-1] is Card.parse("2d")
 
@@ -284,6 +296,20 @@ def test_cli_play_unknown_preset_in_the_interface_language() -> None:
     assert en.exit_code == 2 and "unknown preset 'weihai2'" in en.output
 
 
+def told_elsewhere(event: dict[str, Any], before: dict[str, Any]) -> bool:
+    """A role-phase event another line tells: a poll nobody is asked, a 造反 nobody made, a
+    declaration the next event announces, a 明保's reveal, a 登基 that leaves seat 0 nothing
+    private to learn."""
+    kind = event["kind"]
+    return (
+        (kind == "poll" and not event["seats"])
+        or (kind == "rebellion" and not event["rebels"])
+        or (kind == "declare" and event["answer"] in ("solo", "grab", "kick"))
+        or (kind == "reveal" and before.get("answer") == "show")
+        or (kind == "roles" and set(event) == {"seq", "kind", "emperor"})
+    )
+
+
 def test_play_loop_variants_narrate_the_role_phases_r9_r11() -> None:
     kinds: set[str] = set()
     for name in VARIANTS:
@@ -291,18 +317,17 @@ def test_play_loop_variants_narrate_the_role_phases_r9_r11() -> None:
         assert finished and match.is_over, name
         for message in responder.expected:
             assert message in out
+        narrator, before = Narrator("zh", 0), {}
         for event in match.game.events_for(0):
-            lines = narrate(event, "zh", 0)
+            lines = narrator(event)
             for line in lines:
                 assert line in out
-            silent = (event["kind"] == "poll" and not event["seats"]) or (
-                event["kind"] == "rebellion" and not event["rebels"]
-            )
-            assert lines or silent or event["kind"] not in ROLE_KINDS, event
+            assert lines or told_elsewhere(event, before) or event["kind"] not in ROLE_KINDS
             kinds.add(event["kind"])
+            before = event
     assert ROLE_KINDS - {"transfer", "cleared", "escape"} <= kinds
-    # Seat 0 answered polls with the game's words (R9.5 造反, R9.6 踢, R11.4 抢独).
-    assert "问明独：" in out or "问明保/造反：" in out
+    # The polls are told with the game's words (R11.4 抢独, R9.5 造反; kk_classic last).
+    assert "问抢独：" in out or "问造反：" in out
 
 
 #: The event kinds of the role phases (R9, R11), 清3 (R6.8) and 逃跑 (R10.4).
@@ -312,35 +337,96 @@ ROLE_KINDS = {
 }  # fmt: skip
 
 
-def test_play_loop_poll_prompt_and_help_list_the_answers_r9() -> None:
-    match = Match(Rules.preset("kk_simple"), 1, 0)
-    game = match.game
-    while game.current_seat != 0 or game.phase != "poll":
-        bot = RandomBot(len(game.actions))
-        game.apply(bot.choose(game.view(game.current_seat or 0), game.legal_actions()))
+@pytest.mark.parametrize("poll", ["show", "rebel"])
+def test_play_loop_poll_prompt_and_help_list_the_answers_r9(poll: str) -> None:
+    """R9.4 then R9.5: the prompt says what seat 0 may answer, as the guard or not."""
+    for seed in range(40):
+        match = Match(Rules.preset("kk_simple"), 1, seed)
+        game = match.game
+        while game.phase != "play" and (game.current_seat != 0 or game.poll != poll):
+            bot = RandomBot(len(game.actions))
+            game.apply(bot.choose(game.view(game.current_seat or 0), game.legal_actions()))
+        if game.poll == poll:
+            break
+    role = "guard" if game.view(0)["role"] == "guard" else "other"
     out = io.StringIO()
     answers = iter(["?", "quit"])
     assert not play_match(match, lambda _: next(answers), Console(file=out, width=400))
     text = out.getvalue()
-    assert "明保还是造反？show 明保 / rebel 造反 / pass 暗保、不造反" in text
+    assert t(f"prompt.poll.{poll}.{role}") in text
     for word in ("transfer 转让", "show 明保", "rebel 造反", "kick 踢", "grab 抢独", "暗保/不造反"):
         assert word in text
 
 
 #: A kk_simple match seed whose first decision is seat 0's, holding both R* and B* (R9.3).
 DOUBLE_HOLDER_SEED = 16
+#: A weihai match seed whose seat 0 is dealt both R* and B* (R9.3), and one dealt R* alone.
+WEIHAI_DOUBLE_SEED, WEIHAI_HOLDER_SEED = 48, 4
+#: Bots that pass in every poll (托管, R13), so that nobody declares 明独 before seat 0 acts.
+QUIET_BOTS = [AutoBot() for _ in range(5)]
 
 
-def test_play_loop_double_holder_transfers_r9_3() -> None:
+def test_play_loop_double_holder_yields_like_anyone_r9_3() -> None:
+    """KK/联众 simple (R9.3): holding both, seat 0 may 登基, 独保 or yield, and its yield is
+    told like anyone's; a bare ``escape`` is its own."""
     match = Match(Rules.preset("kk_simple"), 1, DOUBLE_HOLDER_SEED)
     out = io.StringIO()
-    answers = iter(["escape 3", "转让", "quit"])
+    answers = iter(["escape 3", "让位", "quit"])
     assert not play_match(match, lambda _: next(answers), Console(file=out, width=400))
     text = out.getvalue()
-    assert "请选择：accept（同意/登基） / solo（明独） / transfer（转让）" in text
-    assert "不合规则：只能自己逃跑：逃跑 0" in text  # R10.4: nobody else's escape
+    prompt = "你是皇帝候选人，牌堆 R*：accept（同意/登基） / solo（明独） / decline（放弃/让位）？"
+    assert prompt in text
+    assert "不合规则：只能自己逃跑：输入 逃跑" in text  # R10.4: nobody else's escape
+    assert "座位0（你） 拿着皇牌 R*，让位给 座位4" in text and "转让" not in text.split("输入：")[0]
+
+
+def test_play_loop_weihai_double_holder_transfers_r9_3() -> None:
+    match = Match(Rules.preset("weihai"), 1, WEIHAI_DOUBLE_SEED)
+    out = io.StringIO()
+    answers = iter(["pass", "转让", "quit"])
+    console = Console(file=out, width=400)
+    assert not play_match(match, lambda _: next(answers), console, bots=QUIET_BOTS)
+    text = out.getvalue()
+    assert (
+        "你是皇帝候选人，牌堆 R*：accept（同意/登基） / solo（明独） / transfer（转让）？" in text
+    )
     assert "座位0（你） 转让：把皇牌交给 座位4，座位4 必须登基" in text
+    assert "座位0（你） 拿着保牌 B*，是保皇派" in text  # a 转让 reveals the guard (R14)
     assert match.game.emperor == 4 and match.game.guard == 0
+
+
+def test_play_loop_weihai_forced_ascent_is_one_line_r9_3() -> None:
+    """Weihai's R* holder without B* must 登基: one line says it, not three."""
+    match = Match(Rules.preset("weihai"), 1, WEIHAI_HOLDER_SEED)
+    out = io.StringIO()
+    answers = iter(["pass", "accept", "quit"])
+    console = Console(file=out, width=400)
+    assert not play_match(match, lambda _: next(answers), console, bots=QUIET_BOTS)
+    text = out.getvalue()
+    assert "你是皇帝候选人，牌堆 R*：accept（同意/登基）？" in text
+    assert "座位0（你） 拿着皇牌 R*，登基当皇帝" in text
+    assert "同意，当皇帝" not in text and "是皇帝候选人，牌堆" not in text.replace("你是", "")
+    assert "座位0（你） 是皇帝" not in text
+
+
+def test_play_loop_bare_ranks_and_a_bare_escape_r2_r10_4() -> None:
+    """``9 9`` and ``Q Q Q`` are plays of ranks (R2); ``escape`` alone is the user's own."""
+    match = Match(CLASSIC, 1, CANDIDATE_SEED)
+    game = match.game
+    while game.current_seat != 0 or game.phase != "play" or game.lead is not None:
+        game.apply(RandomBot(len(game.actions)).choose({}, game.legal_actions()))
+    lead = next(a for a in game.legal_actions() if isinstance(a, Play) and a.count > 1)
+    spaced = " ".join(str(lead))
+    before = len(game.actions)
+    out = io.StringIO()
+    answers = iter([spaced, "quit"])
+    assert not play_match(match, lambda _: next(answers), Console(file=out, width=400))
+    seat, played = game.actions[before]
+    assert seat == 0 and isinstance(played, PlayCards) and played.play is lead
+    assert "写法有误" not in out.getvalue()
+    again = Match(CLASSIC, 1, CANDIDATE_SEED)
+    assert play_match(again, lambda _: "escape", Console(file=io.StringIO()))
+    assert again.results[0].escaped == 0
 
 
 def test_play_loop_escape_ends_the_game_r10_4() -> None:
@@ -365,7 +451,7 @@ def test_cli_play_every_preset_with_options() -> None:
     )
     assert "Baohuang · classic roast=true ranks_from=6 ·" in roast.output
     bad = runner.invoke(app, ["play", "--option", "roast=maybe"])
-    assert bad.exit_code == 2 and "option roast takes true or false, not 'maybe'" in bad.output
+    assert bad.exit_code == 2 and "选项 roast 要填 true 或 false，不是 'maybe'" in bad.output
 
 
 # ---------------------------------------------------------------------------------- simulate
@@ -487,7 +573,8 @@ def test_replay_corrupted_action_names_its_index(tmp_path: Path) -> None:
     path.write_text(json.dumps(data), encoding="utf-8")
     result = runner.invoke(app, ["replay", str(path)])
     assert result.exit_code == 1
-    assert f"记录有误：第 {index} 个动作：'RRRR'" in result.output
+    assert f"记录有误：第 {index} 个动作：座位" in result.output
+    assert "'RRRR'：你手里没有 RRRR 这些牌" in result.output
 
 
 def test_replay_opens_tribute_cards_r12(tmp_path: Path) -> None:
@@ -517,6 +604,40 @@ def test_replay_variant_records_open_the_roles_r9_r11(tmp_path: Path, name: str)
             assert "皇帝一个人打：暗独" in shown.output
         for score in result["scores"]:
             assert f"{score:+d}" in shown.output
+
+
+def test_replay_header_explains_the_seed_and_tells_an_open_solo_once(tmp_path: Path) -> None:
+    """The header says where the deal came from; a 明独 declared in a poll is told once."""
+    args = ["simulate", "--preset", "weihai", "--games", "12", "--seed", "1", "--records"]
+    assert runner.invoke(app, [*args, str(tmp_path)]).exit_code == 0
+    for path in sorted(tmp_path.iterdir()):
+        shown = runner.invoke(app, ["replay", str(path)])
+        index = int(path.stem[-5:])
+        assert f"\n发牌种子 1/{index}：种子 1 的第 {index + 1} 局\n" in shown.output
+        en = runner.invoke(app, ["replay", str(path), "--lang", "en"])
+        assert f"\ndealt from seed 1/{index}: game {index + 1} of seed 1\n" in en.output
+        solos = [e for e in read_record(path)["events"] if e["kind"] == "open_solo"]
+        if solos:  # told by the open solo alone, not by the poll's answer too
+            assert shown.output.count("明独！") == 1
+            assert not re.search(r"座位\d 明独\n", shown.output)
+            break
+    else:
+        raise AssertionError("no open solo in 12 weihai games")
+
+
+def test_replay_of_a_record_from_before_a_rules_change_says_so() -> None:
+    old = Path(__file__).parent / "records" / "rules-v1-kk_simple.json"
+    result = runner.invoke(app, ["replay", str(old)])
+    assert result.exit_code == 1 and "这份牌谱早于规则修订" in result.output
+    en = runner.invoke(app, ["replay", str(old), "--lang", "en"])
+    assert "predates a rules change" in en.output
+
+
+def test_help_shows_no_value_type_for_flags() -> None:
+    """``--help`` is a flag: typer 0.29 would print ``--help <bool>``."""
+    for args in ([], ["play"], ["replay"], ["serve"]):
+        shown = runner.invoke(app, [*args, "--help"])
+        assert shown.exit_code == 0 and "--help" in shown.output and "<bool>" not in shown.output
 
 
 def test_replay_unreadable_record(tmp_path: Path) -> None:
@@ -576,63 +697,63 @@ NARRATION: list[tuple[dict[str, Any], list[str], list[str]]] = [
     ),
     (
         {"kind": "roles", "emperor": 2, "guard": True},
-        ["座位2 是皇帝", "你拿着保牌 B*：你是保皇派（只有你自己知道）"],
-        ["seat 2 is the emperor", "you hold B*: you are the guard (only you know)"],
+        ["你拿着保牌 B*：你是保皇派（只有你自己知道）"],
+        ["you hold B*: you are the guard (only you know)"],
     ),
     (
         {"kind": "roles", "emperor": 0, "solo": "dark"},
-        ["座位0（你） 是皇帝", "你同时拿着 R* 和 B*：暗独，一个人对四家"],
+        ["你同时拿着 R* 和 B*：暗独，一个人对四家"],
+        ["you hold both R* and B*: dark solo (暗独), alone against four"],
+    ),
+    ({"kind": "roles", "emperor": 2}, [], []),  # the 登基 before it said who is emperor
+    (
+        {"kind": "poll", "poll": "show", "seats": [3, 4, 0, 1]},
+        ["问明保：座位3、座位4、座位0（你）、座位1 依次表态"],
         [
-            "seat 0 (you) is the emperor",
-            "you hold both R* and B*: dark solo (暗独), alone against four",
+            "asking for 明保 (the guard may show itself): "
+            "seat 3, seat 4, seat 0 (you), seat 1 in turn"
         ],
     ),
     (
-        {"kind": "poll", "poll": "guard", "seats": [3, 4, 0, 1]},
-        ["问明保/造反：座位3、座位4、座位0（你）、座位1 依次表态"],
-        ["asking for 明保 / 造反: seat 3, seat 4, seat 0 (you), seat 1 in turn"],
+        {"kind": "poll", "poll": "rebel", "seats": [3, 4, 0, 1]},
+        ["问造反：座位3、座位4、座位0（你）、座位1 依次表态"],
+        ["asking for 造反 (rebellion): seat 3, seat 4, seat 0 (you), seat 1 in turn"],
     ),
     ({"kind": "poll", "poll": "kick", "seats": []}, [], []),
     (
-        {"kind": "declare", "seat": 4, "poll": "guard", "answer": "rebel"},
+        {"kind": "declare", "seat": 4, "poll": "rebel", "answer": "rebel"},
         ["座位4 造反！"],
         ["seat 4 rebels (造反)!"],
     ),
     (
-        {"kind": "declare", "seat": 1, "poll": "guard", "answer": "show"},
+        {"kind": "declare", "seat": 1, "poll": "show", "answer": "show"},
         ["座位1 明保：我是保皇派"],
         ["seat 1 shows (明保): I am the guard"],
     ),
     (
-        {"kind": "declare", "seat": 1, "poll": "guard", "answer": "pass"},
-        ["座位1 过（暗保/不造反）"],
-        ["seat 1 passes (no 明保, no 造反)"],
+        {"kind": "declare", "seat": 1, "poll": "show", "answer": "pass"},
+        ["座位1 不明保"],
+        ["seat 1: no 明保"],
+    ),
+    (
+        {"kind": "declare", "seat": 1, "poll": "rebel", "answer": "pass"},
+        ["座位1 不造反"],
+        ["seat 1: no 造反"],
     ),
     (
         {"kind": "declare", "seat": 2, "poll": "solo", "answer": "pass"},
         ["座位2 不明独"],
         ["seat 2: no open solo"],
     ),
-    (
-        {"kind": "declare", "seat": 2, "poll": "solo", "answer": "solo"},
-        ["座位2 明独"],
-        ["seat 2: open solo (明独)"],
-    ),
-    (
-        {"kind": "declare", "seat": 3, "poll": "kick", "answer": "kick"},
-        ["座位3 踢！"],
-        ["seat 3 kicks (踢)!"],
-    ),
+    # a declaration the next event announces (open_solo, kick) is told once, by that event
+    ({"kind": "declare", "seat": 2, "poll": "solo", "answer": "solo"}, [], []),
+    ({"kind": "declare", "seat": 3, "poll": "kick", "answer": "kick"}, [], []),
     (
         {"kind": "declare", "seat": 3, "poll": "kick", "answer": "pass"},
         ["座位3 不踢"],
         ["seat 3: no kick"],
     ),
-    (
-        {"kind": "declare", "seat": 0, "poll": "grab", "answer": "grab"},
-        ["座位0（你） 抢独！"],
-        ["seat 0 (you) grabs the solo (抢独)!"],
-    ),
+    ({"kind": "declare", "seat": 0, "poll": "grab", "answer": "grab"}, [], []),
     (
         {"kind": "declare", "seat": 1, "poll": "grab", "answer": "pass"},
         ["座位1 不抢独"],
@@ -666,8 +787,18 @@ NARRATION: list[tuple[dict[str, Any], list[str], list[str]]] = [
     ),
     (
         {"kind": "kick", "seat": 3},
-        ["有人踢了：分数再加倍"],
-        ["a kick (踢): the score is doubled once more"],
+        ["座位3 踢！分数再加倍"],
+        ["seat 3 kicks (踢): the score is doubled once more"],
+    ),
+    (
+        {"kind": "candidate", "seat": 2, "pile": []},
+        ["座位2 是皇帝候选人，牌堆：（空）"],
+        ["seat 2 is the candidate, pile: (empty)"],
+    ),
+    (
+        {"kind": "tribute_due", "payers": [[0, None], [0, None], [3, None], [4, 1]]},
+        ["进贡：座位0（你） 交 2 张，座位3 交 1 张，座位4 交 1 张给 座位1（清3）"],
+        ["tribute (进贡): seat 0 (you) pays 2, seat 3 pays 1, seat 4 pays 1 to seat 1 (清3)"],
     ),
     (
         {"kind": "cleared", "seat": 4, "by": 0},
@@ -712,6 +843,77 @@ NARRATION: list[tuple[dict[str, Any], list[str], list[str]]] = [
 def test_narrate_variant_events_r9_r11(event: dict[str, Any], zh: list[str], en: list[str]) -> None:
     assert narrate(event, "zh", 0) == zh
     assert narrate(event, "en", 0) == en
+
+
+#: Events told in order, and the lines a Narrator gives each: the R* holder's answer at the
+#: start of the chain is one line (R9.3, R11.2), 明保's reveal is not told twice.
+SEQUENCES: list[tuple[list[dict[str, Any]], list[list[str]]]] = [
+    (
+        [
+            {"kind": "candidate", "seat": 3, "pile": ["R*"]},
+            {"kind": "accept", "seat": 3, "pile": ["R*"], "counts": [33] * 5},
+            {"kind": "roles", "emperor": 3},
+        ],
+        [[], ["座位3 拿着皇牌 R*，登基当皇帝"], []],
+    ),
+    (
+        [
+            {"kind": "candidate", "seat": 3, "pile": ["R*"]},
+            {"kind": "decline", "seat": 3, "to": 2, "added": None, "counts": [34] * 5},
+            {"kind": "candidate", "seat": 2, "pile": ["R*"]},
+            {"kind": "accept", "seat": 2, "pile": ["R*"], "counts": [34] * 5},
+        ],
+        [
+            [],
+            ["座位3 拿着皇牌 R*，让位给 座位2"],
+            ["座位2 是皇帝候选人，牌堆：R*"],
+            ["座位2 同意，当皇帝，收下 R*"],
+        ],
+    ),
+    (
+        [
+            {"kind": "declare", "seat": 1, "poll": "show", "answer": "show"},
+            {"kind": "reveal", "seat": 1, "role": "guard"},
+        ],
+        [["座位1 明保：我是保皇派"], []],
+    ),
+    (
+        [
+            {"kind": "candidate", "seat": 3, "pile": ["R*"]},
+            {"kind": "transfer", "seat": 3, "to": 2, "added": None, "counts": [33] * 5},
+            {"kind": "reveal", "seat": 3, "role": "guard"},
+        ],
+        [[], ["座位3 转让：把皇牌交给 座位2，座位2 必须登基"], ["座位3 拿着保牌 B*，是保皇派"]],
+    ),
+]
+
+
+@pytest.mark.parametrize(("events", "told"), SEQUENCES, ids=lambda v: str(v)[:60])
+def test_narrator_tells_a_sequence_once(
+    events: list[dict[str, Any]], told: list[list[str]]
+) -> None:
+    narrator = Narrator("zh", 0)
+    assert [narrator(event) for event in events] == told
+
+
+def test_call_prompt_offers_only_the_legal_kinds_r8_7_r11_3() -> None:
+    """明独 is offered only to an emperor holding four of a card (R8.7); 明独保 in R11.3."""
+    seen: dict[bool, str] = {}
+    for seed in range(60):
+        game = new_game(CLASSIC, seed=seed)
+        while game.phase == "candidate":
+            game.apply("accept" if "accept" in map(str, game.legal_actions()) else "decline")
+        if game.phase != "call":
+            continue
+        view = game.view(game.current_seat)
+        four = any(a.startswith("solo ") for a in view["legal"])
+        seen[four] = _hint(view, "zh")
+        if len(seen) == 2:
+            break
+    assert "明独" in seen[True] and "明独" not in seen[False] and "call " in seen[False]
+    kk = new_game(Rules.preset("kk_classic"), seed=0)
+    assert "solo（明独保）" in _call_options(["call 9h", "solo"], "zh")
+    assert kk.rules.selection == "kk_classic"
 
 
 def test_escape_in_a_real_game_r10_4() -> None:
@@ -786,11 +988,16 @@ def test_cli_rules_with_options() -> None:
     [
         (["rules", "nope"], "没有预设 'nope'：可选 classic, weihai"),
         (["rules", "nope", "--lang", "en"], "unknown preset 'nope': presets are classic"),
-        (["rules", "weihai", "-o", "hold_threes=true"], "hold_threes needs 3s"),
+        (["rules", "weihai", "-o", "hold_threes=true"], "清3（hold_threes）要有 3"),
+        (["play", "-o", "hold_threes=true", "-o", "ranks_from=6"], "清3（hold_threes）要有 3"),
+        (
+            ["play", "-o", "hold_threes=true", "-o", "ranks_from=6", "--lang", "en"],
+            "hold_threes needs 3s",
+        ),
         (["rules", "classic", "-o", "roast"], "--option 要写成 键=值，如 roast=true，不是 'roast'"),
         (["rules", "classic", "-o", "colour=red", "--lang", "en"], "unknown option 'colour'"),
         (["rules", "-o", "roast=true"], "--option 要跟一个预设一起用"),
-        (["simulate", "--preset", "qq", "-o", "ranks_from=9"], "ranks_from may be 3, 4, 5 or 6"),
+        (["simulate", "--preset", "qq", "-o", "ranks_from=9"], "ranks_from 只能是 3、4、5 或 6"),
     ],
 )
 def test_cli_rules_errors_exit_2(args: list[str], message: str) -> None:
@@ -811,3 +1018,15 @@ def test_parse_options_to_bool_and_str() -> None:
             parse_options([bad])
     rules = Rules.preset("classic", **parse_options(["ranks_from=4", "twos_wild=on"]))
     assert rules.ranks_from == "4" and rules.twos_wild is True
+
+
+def test_serve_on_a_busy_port_says_so_before_any_banner(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        database = f"sqlite:///{tmp_path / 'busy.db'}"
+        result = runner.invoke(app, ["serve", "--port", str(port), "--database", database])
+    assert result.exit_code == 1
+    assert f"无法在 127.0.0.1:{port} 监听" in result.output and "Cannot listen" in result.output
+    assert "http://" not in result.output

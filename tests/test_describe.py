@@ -1,18 +1,31 @@
 """describe(): every preset's rules in words (R7–R12), with the engine's own numbers.
 
-The facts asserted here are RULES.md's (pack sizes of R7, place points and multipliers of R10,
+The facts asserted here are docs/rules.md's (pack sizes of R7, place points and multipliers of R10,
 tribute counts of R12); the engine agreeing with them is tested elsewhere, and the deal of a
 real game is compared with the described hands below.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from baohuang import Rules, new_game
-from baohuang.describe import describe, hand_sizes, pack_size, summary
+from baohuang.cli import app
+from baohuang.describe import (
+    BLOCK_BEGIN,
+    BLOCK_END,
+    describe,
+    hand_sizes,
+    markdown_blocks,
+    pack_size,
+    refresh_markdown,
+    summary,
+)
 from baohuang.rules import PRESETS
 
 LANGS = ("zh", "en")
@@ -44,7 +57,8 @@ FACTS: dict[str, dict[str, tuple[list[str], list[str]]]] = {
         ),
         "en": (
             ["165 cards in all", "No 3, 4, 5.", "3 of the 4 sixes of spades", "33 cards each",
-             "R*", "B*", "登基", "转让", "明保", "暗保", "Rebellion (造反)", "Kick (踢)",
+             "R*", "B*", "登基", "转让", "known to all", "明保", "暗保", "asked about 明保 first",
+             "Rebellion (造反)", "Kick (踢)",
              "Hold sixes", "+32 if 1st, each other -8", "scores -32, each other +8",
              "a successful rebellion (造反) or a 明保 ×2 (once), a kick (踢) ×2"],
             ["callable triple", "Grab", "Tribute"],
@@ -53,9 +67,10 @@ FACTS: dict[str, dict[str, tuple[list[str], list[str]]]] = {
     "kk_simple": {
         "zh": (
             ["共 168 张", "不用 3、4、5", "各家 34/34/34/33/33 张", "从庄家开始", "皇牌 R*",
-             "保牌 B*", "让位给上家", "两圈都没人登基", "独保", "转让", "明保", "造反",
-             "明独：分数 ×2", "加倍（可以叠加）：造反成功 ×2。"],
-            ["黑桃6", "踢", "抢独", "先问明独", "憋6", "进贡"],
+             "保牌 B*", "让位给上家", "两圈都没人登基", "独保", "像别人一样让位",
+             "先从皇帝的下家起", "明保", "造反", "明独：分数 ×2",
+             "加倍（可以叠加）：造反成功 ×2。"],
+            ["黑桃6", "踢", "抢独", "先问明独", "憋6", "进贡", "转让"],
         ),
         "en": (
             ["168 cards in all", "34/34/34/33/33 cards per hand", "yield (让位)",
@@ -78,14 +93,16 @@ FACTS: dict[str, dict[str, tuple[list[str], list[str]]]] = {
     },
     "qq": {
         "zh": (
-            ["共 200 张", "不用 3。", "其余 199 张", "各家 40/40/40/40/39 张", "2 可以混进",
-             "QQ 王规则", "R10.3", "明独：分数 ×2", "每个反贼进贡 1 张"],
-            ["R*", "造反", "踢", "烤牌"],
+            ["共 200 张", "不用 3。", "没有牌放在一边", "每家 40 张", "起手家", "上一局的皇帝",
+             "添最大的（大王", "2 可以混进", "QQ 王规则", "R10.3", "明独：分数 ×2",
+             "皇帝头科、保皇派二科才算赢", "加倍（可以叠加）：明保 ×2", "每个反贼进贡 1 张"],
+            ["R*", "造反", "踢", "烤牌", "其余 199 张"],
         ),
         "en": (
-            ["200 cards in all", "No 3.", "the other 199", "40/40/40/40/39 cards per hand",
-             "A 2 may fill", "QQ rule", "R10.3", "each rebel pays 1"],
-            ["R*", "Rebellion", "Kick"],
+            ["200 cards in all", "No 3.", "Nothing is set aside", "40 cards each", "starter",
+             "the starter its biggest (R, else B, else a 2)", "A 2 may fill", "QQ rule",
+             "R10.3", "emperor 1st and the guard 2nd", "a 明保 ×2", "each rebel pays 1"],
+            ["R*", "Rebellion", "Kick", "the other 199"],
         ),
     },
 }  # fmt: skip
@@ -168,3 +185,51 @@ def test_summary_names_pack_hands_and_family(name: str) -> None:
     assert f"{pack_size(rules)} 张牌" in zh and f"{pack_size(rules)} cards" in en
     family = {"called": "R8", "fixed": "R9", "kk_classic": "R11"}[rules.selection]
     assert family in zh and family in en
+
+
+# ---------------------------------------------------------------------- docs/rules.md
+
+ROOT = Path(__file__).parent.parent
+RULES_MD = ROOT / "docs" / "rules.md"
+#: A rule section cited anywhere: R1–R14 and their numbered points (R6.5); larger numbers are
+#: plays, like the ``R22`` of a test.
+CITATION = re.compile(r"\bR(\d{1,2})(?:\.(\d{1,2}))?\b")
+
+
+def test_docs_rules_md_is_generated_from_the_rules() -> None:
+    text = RULES_MD.read_text("utf-8")
+    stale = "docs/rules.md is out of date: run `baohuang rules --docs docs/rules.md`"
+    assert refresh_markdown(text) == text, stale
+    for name in markdown_blocks():
+        assert BLOCK_BEGIN.format(name=name) in text and BLOCK_END.format(name=name) in text
+
+
+def test_every_cited_rule_section_resolves_in_docs_rules_md() -> None:
+    """``# R6.5 接风`` in code, tests and docs points at an anchor of docs/rules.md."""
+    anchors = set(re.findall(r'<a id="(r[\d.]+)"></a>', RULES_MD.read_text("utf-8")))
+    files = [
+        *ROOT.glob("src/baohuang/**/*.py"),
+        *ROOT.glob("src/baohuang/server/static/*.js"),
+        *ROOT.glob("tests/*.py"),
+        *ROOT.glob("docs/*.md"),
+        ROOT / "README.md",
+    ]
+    cited: dict[str, str] = {}
+    for path in files:
+        for match in CITATION.finditer(path.read_text("utf-8")):
+            if 1 <= int(match.group(1)) <= 14:
+                cited.setdefault(match.group(0).lower(), str(path.relative_to(ROOT)))
+    missing = {section: path for section, path in cited.items() if section not in anchors}
+    assert not missing, missing
+    assert {f"r{n}" for n in range(1, 15)} <= anchors
+
+
+def test_docs_rules_md_refresh_names_a_missing_block(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="no block 'presets'"):
+        refresh_markdown("# rules\n")
+    copy = tmp_path / "rules.md"
+    text = RULES_MD.read_text("utf-8")
+    begin, end = BLOCK_BEGIN.format(name="presets"), BLOCK_END.format(name="presets")
+    copy.write_text(text.replace(text[text.index(begin) : text.index(end)], begin + "\n"), "utf-8")
+    result = CliRunner().invoke(app, ["rules", "--docs", str(copy)])
+    assert result.exit_code == 0 and copy.read_text("utf-8") == text

@@ -294,8 +294,8 @@ SITUATIONS: dict[str, Callable[[], Game]] = {
 ERRORS: list[tuple[str, Callable[[Game], Action | str], type[ValueError], str]] = [
     ("leading", lambda g: "pass", IllegalActionError, "cannot pass"),
     ("following", lambda g: str(non_beating_play(g)), IllegalActionError, "does not beat"),
-    ("leading", unheld_card, IllegalActionError, "holds 0"),
-    ("leading", lambda g: "3" * 16, IllegalActionError, "does not hold the cards"),
+    ("leading", unheld_card, IllegalActionError, "you hold 0"),
+    ("leading", lambda g: "3" * 16, IllegalActionError, "you do not hold the cards"),
     ("leading", lambda g: "9h 8h", NotationError, "mix ranks"),
     ("leading", lambda g: "98", NotationError, "mixes ranks"),
     ("leading", lambda g: "accept", IllegalActionError, "not a play or pass"),

@@ -182,11 +182,16 @@ def test_accepts_the_emperor_card_with_a_strong_hand_declines_with_a_weak_one_r8
     assert bot.choose(weak, [ACCEPT, DECLINE]) is DECLINE
 
 
-def test_double_holder_solo_dark_or_transfer_by_strength_r9_3() -> None:
-    options: list[Action] = [ACCEPT, SOLO, TRANSFER]
-    bot = HeuristicBot(WEIHAI)
+@pytest.mark.parametrize(
+    ("name", "hand_on"), [("weihai", TRANSFER), ("kk_simple", DECLINE)], ids=["transfer", "yield"]
+)
+def test_double_holder_solo_dark_or_hands_on_by_strength_r9_3(name: str, hand_on: Action) -> None:
+    """R9.3: 独保 with an overwhelming hand, 登基 (a dark solo) with a fair one, else R* goes to
+    the 上家: weihai's 转让, a plain yield in KK/联众 simple."""
+    options: list[Action] = [ACCEPT, SOLO, hand_on]
+    bot = HeuristicBot(Rules.preset(name))
     assert bot.choose(role_view(STRONG + " B*", "candidate", pile=["R*"]), options) is SOLO
-    assert bot.choose(role_view(WEAK + " B*", "candidate", pile=["R*"]), options) is TRANSFER
+    assert bot.choose(role_view(WEAK + " B*", "candidate", pile=["R*"]), options) is hand_on
 
 
 def test_calls_the_lowest_triple_or_a_dark_solo_with_all_four_r8_7() -> None:
@@ -209,7 +214,7 @@ def test_polls_declare_only_with_strength_r9_2_r9_4_r9_5_r9_6() -> None:
     for options in ([SOLO, PASS], [REBEL, PASS], [KICK, PASS]):
         assert bot.choose(role_view(WEAK, "poll", poll="x"), list(options)) is PASS
         assert bot.choose(role_view(STRONG, "poll", poll="x"), list(options)) is options[0]
-    assert bot.choose(role_view(STRONG, "poll", poll="guard"), [SHOW, PASS]) is SHOW
+    assert bot.choose(role_view(STRONG, "poll", poll="show"), [SHOW, PASS]) is SHOW
 
 
 # ------------------------------------------------------------------ handsplit: 记牌器, finishing

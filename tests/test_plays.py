@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from baohuang import NotationError, Play, Rules, beats, parse_cards
+from baohuang import NotationError, Play, Rules, beats, legal_plays, parse_cards
 from baohuang.cards import TWO, rank_index
 from baohuang.movegen import rank_counts
 from baohuang.plays import allowed, must_empty_hand
@@ -485,7 +485,7 @@ def test_r4_filler_response_needs_twos_wild(rules: Rules | None) -> None:
 
 @pytest.mark.parametrize("rules", JOKER_RULES, ids=rules_id)
 def test_r4_r5_matches_reference_exhaustively(rules: Rules) -> None:
-    """All pairs of plays up to four cards, filler plays too: engine = RULES.md as written."""
+    """All pairs of plays up to four cards, filler plays too: engine = docs/rules.md as written."""
     for current in SMALL_MIXED:
         for response in SMALL_MIXED:
             assert beats(response, current, rules) == reference_beats(response, current, rules), (
@@ -557,6 +557,18 @@ def test_r5_2_qq_beats_examples(response: str, current: str) -> None:
 )
 def test_r5_2_qq_does_not_beat_examples(response: str, current: str) -> None:
     assert not beats(response, current, QQ_JOKERS)
+
+
+@pytest.mark.parametrize("current", ["RR7777", "RRR777", "RRB777", "RR", "RRRR", "RR22"])
+def test_r5_2_qq_two_big_jokers_cannot_be_beaten(current: str) -> None:
+    """000: "如过配大王，1张大王就用2张大王管，2张大王没人能管": a play holding two or more R
+    stands against anything, four R included."""
+    rules = Rules.preset("qq")
+    size = Play.parse(current).size
+    assert not any(beats(p, current, rules) for p in ALL_PLAYS if p.size == size)
+    assert not beats("RRRR88", "RR7777", rules)
+    hand = "R R R R B B B B " + " ".join(["As"] * 8 + ["2s"] * 8)
+    assert legal_plays(hand, current, rules) == []
 
 
 def test_r5_2_qq_needs_the_option() -> None:

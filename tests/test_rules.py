@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+import baohuang
 from baohuang import Rules, RulesError
 from baohuang.rules import PRESETS
 from conftest import ALL_RULES, CLASSIC, rules_id
@@ -20,6 +23,8 @@ def test_r7_classic_defaults() -> None:
         "ranks_from": "3",
         "removed_sixes": 0,
         "emperor_card_aside": True,
+        "qq_chain": False,
+        "qq_open_guard": False,
         "open_solo_anyone": False,
         "yielding": False,
         "rebellion": False,
@@ -81,8 +86,20 @@ PRESET_TABLE: dict[str, tuple[dict[str, Any], str]] = {
     # 216 cards; R11 (叫保 + 抢独, 造反); R10.1 ×造反; no tribute
     "kk_classic": ({**_KK_CLASSIC, "dissolve_on_auto": True}, "R"),
     "lianzhong_classic": (_KK_CLASSIC, "R"),
-    # 200 cards: no 3s; as classic, R aside; QQ's 2s and joker rule; R10.3; tribute
-    "qq": ({"ranks_from": "4", "twos_wild": True, "qq_jokers": True, "win_rule": "qq"}, ""),
+    # 200 cards: no 3s; as classic with the QQ chain (R8.9: nothing aside) and QQ 明保
+    # (R8.10); QQ's 2s and joker rule; R10.3; tribute
+    "qq": (
+        {
+            "ranks_from": "4",
+            "emperor_card_aside": False,
+            "qq_chain": True,
+            "qq_open_guard": True,
+            "twos_wild": True,
+            "qq_jokers": True,
+            "win_rule": "qq",
+        },
+        "",
+    ),
 }
 
 
@@ -182,6 +199,8 @@ def test_r7_bad_options_raise(options: dict[str, Any], words: str) -> None:
         "scoring",
         "selection",
         "emperor_card_aside",
+        "qq_chain",
+        "qq_open_guard",
         "removed_sixes",
         "rebellion",
         "kick",
@@ -216,7 +235,7 @@ def test_r7_dict_round_trip(rules: Rules) -> None:
         ({"extra": 1}, "unknown rules field.*extra"),
         ({"ranks_from": "7"}, "ranks_from"),
         ({"hold_sixes": True, "ranks_from": "8"}, "hold_sixes"),
-        ({"selection": "fixed"}, "emperor card is set aside.*exactly when the guard is called"),
+        ({"selection": "fixed"}, "sets the emperor card aside.*only when the guard is called"),
     ],
 )
 def test_r7_from_dict_rejects_bad_rules(change: dict[str, Any], words: str) -> None:
@@ -271,14 +290,53 @@ def test_r7_from_dict_reads_ranks_from_as_number_like_with_options() -> None:
         ("classic", {"removed_sixes": -1}, "removed_sixes must be 0-4"),
         ("classic", {"removed_sixes": True}, "removed_sixes takes a whole number"),
         ("weihai", {"hold_sixes": False, "ranks_from": "7"}, "ranks_from may be 3, 4, 5 or 6"),
-        # R8.1: the emperor card is set aside exactly when the guard is called
-        ("classic", {"emperor_card_aside": False}, "emperor card is set aside"),
-        ("weihai", {"emperor_card_aside": True}, "emperor card is set aside"),
-        ("kk_classic", {"emperor_card_aside": True}, "emperor card is set aside"),
-        ("qq", {"selection": "kk_classic"}, "emperor card is set aside"),
+        # R8.1, R8.9: a called guard's chain sets the emperor card aside or is QQ's, not both
+        ("classic", {"emperor_card_aside": False}, "sets the emperor card aside"),
+        ("weihai", {"emperor_card_aside": True}, "sets the emperor card aside"),
+        ("kk_classic", {"emperor_card_aside": True}, "sets the emperor card aside"),
+        ("kk_classic", {"qq_chain": True}, "sets the emperor card aside"),
+        ("qq", {"emperor_card_aside": True}, "sets the emperor card aside.*or is the QQ chain"),
+        ("qq", {"selection": "kk_classic"}, "sets the emperor card aside"),
+        # R8.10: QQ 明保 is for a called guard
+        ("weihai", {"qq_open_guard": True}, "qq_open_guard needs selection=called"),
     ],
     ids=lambda v: v if isinstance(v, str) else None,
 )
 def test_r7_contradictions_raise(base: str, change: dict[str, Any], words: str) -> None:
     with pytest.raises(RulesError, match=words):
         Rules.from_dict({**Rules.preset(base).to_dict(), **change})
+
+
+#: The user-caused errors (errors.py): each must carry its Chinese message too.
+USER_ERRORS = {"BaohuangError", "NotationError", "IllegalActionError", "RulesError", "RecordError"}
+
+
+def test_every_user_error_is_raised_in_both_languages() -> None:
+    """Every user-facing error names what was wrong in English and Chinese (errors.py): each
+    ``raise`` of a :class:`~baohuang.errors.BaohuangError` passes its ``zh`` text."""
+    src = Path(baohuang.__file__).parent
+    missing = []
+    for path in sorted(src.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                continue
+            name = node.func.id
+            if name not in USER_ERRORS:
+                continue
+            positional = 3 if name == "RecordError" else 2  # (message, index, zh)
+            has_zh = len(node.args) >= positional or any(k.arg == "zh" for k in node.keywords)
+            if not has_zh:
+                missing.append(f"{path.relative_to(src)}:{node.lineno} {name}")
+    assert not missing, missing
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"hold_threes": True, "ranks_from": "6"}, {"roast": True, "qq_jokers": False, "x": 1}],
+    ids=str,
+)
+def test_r7_option_errors_speak_chinese(options: dict[str, Any]) -> None:
+    """The terminal and the server show a refused option in the user's language."""
+    with pytest.raises(RulesError) as info:
+        Rules.preset("classic", **options)
+    assert info.value.zh and info.value.text("zh") != str(info.value)

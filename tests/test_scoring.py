@@ -154,6 +154,26 @@ def test_r10_3_qq_win_rule(places: tuple[int, ...], guard: int | None, expected:
     assert outcome(QQ_WIN, emperor=0, guard=guard, places=places) == expected
 
 
+@pytest.mark.parametrize(
+    ("places", "expected"),
+    [
+        ((0, 1, 2, 3, 4), "emperor"),  # emperor 1st, guard 2nd
+        ((1, 0, 2, 3, 4), "rebels"),  # guard 1st, emperor 2nd: without 明保 a win
+        ((0, 2, 1, 3, 4), "rebels"),  # emperor 1st, guard 3rd
+        ((0, 2, 3, 4, 1), "rebels"),  # without 明保 a draw
+    ],
+)
+def test_r8_10_qq_show_wins_only_with_emperor_first_and_guard_second(
+    places: tuple[int, ...], expected: Outcome
+) -> None:
+    """000: "明保…皇上必须第一个走太监第2": the winner (for tribute) by the 1st-and-2nd rule; the
+    points R10.1's doubled [reading]."""
+    assert outcome(QQ_WIN, emperor=0, guard=1, places=places, open_guard=True) == expected
+    plain = score(QQ_WIN, emperor=0, guard=1, places=places)
+    shown = score(QQ_WIN, emperor=0, guard=1, places=places, open_guard=True)
+    assert shown == [2 * points for points in plain]
+
+
 # ---------------------------------------------------------------- R12 tribute
 
 
@@ -250,6 +270,7 @@ def test_r12_game_result_dict_round_trip() -> None:
         ),
         ("weihai", {"rebellion": True, "kicked": True}, [["rebellion", 2], ["kicked", 2]], 4),
         ("weihai", {"open_guard": True}, [["open_guard", 2]], 2),
+        ("qq", {"open_guard": True}, [["open_guard", 2]], 2),
     ],
 )
 def test_r10_multipliers_explain_the_points(

@@ -25,7 +25,9 @@ from baohuang import (
     IllegalActionError,
     Match,
     NotationError,
+    Play,
     Rules,
+    legal_plays,
     new_game,
     score,
 )
@@ -86,7 +88,7 @@ def results_match_score(game: Game) -> None:
     assert list(result.scores) == score(
         game.rules, emperor=result.emperor, guard=result.guard, places=result.places, **flags
     )
-    expected = expected_outcome(game.rules, *args, result.scores[result.emperor])
+    expected = expected_outcome(game.rules, *args, result.scores[result.emperor], result.open_guard)
     assert result.outcome == expected
 
 
@@ -124,6 +126,31 @@ def test_r6_8_qq_with_threes_refereed_games() -> None:
     assert cleared
 
 
+def keeping_twos(game: Game, action: Any) -> bool:
+    """For :func:`preferring`: any action but a play with 2s (filling or a set) short of the
+    seat's last cards, so hands keep their 2s to the end."""
+    seat = game.current_seat
+    with_twos = isinstance(action, Play) and (action.twos or action.has_rank(TWO))
+    return not (with_twos and seat is not None and action.size < len(game.hand(seat)))
+
+
+def test_r6_8_twos_filling_the_threes_count_for_the_watched_play() -> None:
+    """000: "3必须是最后出，在出3之前的一次出牌，必须没人要" with 2s as fillers (R5.2): ``3 3 2``
+    goes out in one play, so the play that leaves 3s and 2s is the one that must go unbeaten."""
+    assert Play.parse("332") in legal_plays("3s 3h 2s", None, QQ_THREES)
+
+    def cleared_with_twos(game: Game) -> bool:
+        for cleared in public_events(game, "cleared"):
+            seat = cleared["seat"]
+            final = [e for e in public_events(game, "play") if e["seat"] == seat][-1]
+            if Play.parse(final["play"]).twos:
+                return True
+        return False
+
+    game = find_game(cleared_with_twos, preferring(keeping_twos), rules=QQ_THREES)
+    results_match_score(game)  # the referee watched the same play (gamehelpers: on_play)
+
+
 PACK_SIZES = {
     "classic": 216,
     "weihai": 165,
@@ -133,7 +160,8 @@ PACK_SIZES = {
     "lianzhong_classic": 216,
     "qq": 200,
 }
-#: R7: each seat's cards from the first seat dealt (R9.1: the dealer); R8.1, R7 qq: one R aside.
+#: R7: each seat's cards from the first seat dealt (R9.1: the dealer); R8.1: one R aside in
+#: classic; R8.9: nothing aside in qq.
 DEAL_SIZES = {
     "classic": [43, 43, 43, 43, 43],
     "weihai": [33, 33, 33, 33, 33],
@@ -141,7 +169,7 @@ DEAL_SIZES = {
     "lianzhong_simple": [34, 34, 34, 33, 33],
     "kk_classic": [44, 43, 43, 43, 43],
     "lianzhong_classic": [44, 43, 43, 43, 43],
-    "qq": [40, 40, 40, 40, 39],
+    "qq": [40, 40, 40, 40, 40],
 }
 #: R9.1: R* and B* (weihai, simple); R11.1: R* alone (classic 叫保); R8: none.
 MARKED_JOKERS = {
@@ -164,7 +192,7 @@ def test_r7_pack_and_deal_sizes(name: str) -> None:
         counts, first = deal.public["counts"], deal.public["dealer"]
         assert [counts[(first + i) % SEATS] for i in range(SEATS)] == DEAL_SIZES[name]
         dealt = sum((Counter(deal.private[s]["hand"]) for s in range(SEATS)), Counter())
-        assert dealt.total() + (name in ("classic", "qq")) == PACK_SIZES[name]
+        assert dealt.total() + (name == "classic") == PACK_SIZES[name]
         assert (dealt["R*"], dealt["B*"]) == MARKED_JOKERS[name]
 
 
@@ -263,22 +291,55 @@ def test_r9_3_double_holder_solo_is_an_open_solo(name: str) -> None:
     assert result is not None and result.open_solo and result.emperor == holder
 
 
-@pytest.mark.parametrize("name", ["weihai", "kk_simple"])
-def test_r9_3_transfer_makes_the_shang_jia_emperor_and_the_transferer_guard(name: str) -> None:
-    """The 上家 may only accept (the referee checks its options); the transferer is guard."""
+def test_r9_3_weihai_transfer_makes_the_shang_jia_emperor_and_reveals_the_guard() -> None:
+    """004: "如果皇帝牌，保牌在一家，皇帝可以选择 独保，转让，或登基". The 上家 may only accept (the
+    referee checks its options); only B*'s holder may 转让, so it is the guard, revealed (R14)."""
     game = find_game(
-        dealt_both, preferring(wants(("solo", PASS), ("candidate", TRANSFER))), 300, PRESETS[name]
+        dealt_both, preferring(wants(("solo", PASS), ("candidate", TRANSFER))), 300, WEIHAI
     )
     holder = r_star_holder(game)
     shang_jia = (holder - 1) % SEATS
-    transfer = public_events(game, "transfer")[0]
+    at = kinds(game).index("transfer")
+    transfer = game.events[at].public
     assert (transfer["seat"], transfer["to"], transfer["added"]) == (holder, shang_jia, None)
+    assert game.events[at + 1].public == {"seat": holder, "role": "guard"}
     candidates = [e["seat"] for e in public_events(game, "candidate")]
     assert candidates == [holder, shang_jia]
     assert public_events(game, "accept")[0]["seat"] == shang_jia
     roles = next(e for e in game.events if e.kind == "roles")
     assert roles.public == {"emperor": shang_jia} and roles.private == {holder: {"guard": True}}
     assert (game.emperor, game.guard) == (shang_jia, holder)
+
+
+@pytest.mark.parametrize("name", ["kk_simple", "lianzhong_simple"])
+def test_r9_3_simple_double_holder_yields_like_anyone_keeping_b_star(name: str) -> None:
+    """004 KK: "侍卫牌不可以让"; RULES R9.3: no separate 转让, a double holder's yield hands on R*
+    alone and looks exactly like any first yield, so it tells nobody who the guard is (R14)."""
+    rules = PRESETS[name]
+    asked = reach(lambda g: g.phase == "candidate" and dealt_both(g), sparing(0), rules=rules)
+    assert set(asked.legal_actions()) == {ACCEPT, SOLO, DECLINE}
+    game = find_game(
+        lambda g: dealt_both(g) and g.guard == r_star_holder(g),
+        preferring(
+            lambda g, a: a in (PASS, DECLINE if g.current_seat == r_star_holder(g) else ACCEPT)
+        ),
+        300,
+        rules,
+    )
+    holder = r_star_holder(game)
+    shang_jia = (holder - 1) % SEATS
+    decline = next(e for e in game.events if e.kind == "decline")
+    assert decline.public == {
+        "seat": holder,
+        "to": shang_jia,
+        "added": None,
+        "counts": decline.public["counts"],
+    }
+    assert decline.private == {holder: {"auto": False}}
+    roles_phase = kinds(game)[: kinds(game).index("round")]
+    assert "transfer" not in roles_phase and "reveal" not in roles_phase
+    roles = next(e for e in game.events if e.kind == "roles")
+    assert roles.public == {"emperor": shang_jia} and roles.private == {holder: {"guard": True}}
 
 
 def test_r9_4_the_b_star_holder_is_the_guard() -> None:
@@ -345,13 +406,13 @@ def test_r9_3_kk_simple_two_laps_of_yields_deal_anew() -> None:
 # ---------------------------------------------------------------------- R9.4–R9.6
 
 
-def guard_poll(game: Game) -> list[dict[str, Any]]:
-    """The declarations of the 明保/造反 poll (R9.4, R9.5)."""
-    return [e for e in public_events(game, "declare") if e["poll"] == "guard"]
+def poll_answers(game: Game, poll: str) -> list[dict[str, Any]]:
+    """The declarations of one poll: ``show`` 明保 (R9.4), ``rebel`` 造反 (R9.5), …"""
+    return [e for e in public_events(game, "declare") if e["poll"] == poll]
 
 
 def test_r9_4_show_reveals_the_guard() -> None:
-    game = find_game(lambda g: g.open_guard, preferring(wants(("guard", SHOW))), rules=KK_SIMPLE)
+    game = find_game(lambda g: g.open_guard, preferring(wants(("show", SHOW))), rules=KK_SIMPLE)
     show = next(e for e in game.events if e.kind == "declare" and e.public["answer"] == "show")
     assert show.public["seat"] == game.guard
     assert game.events[show.seq + 1].public == {"seat": game.guard, "role": "guard"}
@@ -362,15 +423,15 @@ def test_r9_4_show_reveals_the_guard() -> None:
 def test_r9_5_rebellion_asked_from_the_xiajia_two_rebels_reveal_and_double() -> None:
     game = find_game(
         lambda g: g.guard is not None and g.rebellion and not g.open_guard,
-        preferring(wants(("guard", REBEL))),
+        preferring(wants(("rebel", REBEL))),
         rules=KK_SIMPLE,
     )
     emperor, guard = game.emperor, game.guard
     assert emperor is not None and guard is not None
     asked = [(emperor + i) % SEATS for i in range(1, SEATS)]
-    assert [a["seat"] for a in guard_poll(game)] == asked  # every seat but the emperor
+    assert [a["seat"] for a in poll_answers(game, "rebel")] == asked  # all but the emperor
     rebels = [s for s in asked if s != guard]
-    answers = {a["seat"]: a["answer"] for a in guard_poll(game)}
+    answers = {a["seat"]: a["answer"] for a in poll_answers(game, "rebel")}
     assert answers == {**dict.fromkeys(rebels, "rebel"), guard: "pass"}
     at = kinds(game).index("rebellion")
     assert game.events[at].public == {"success": True, "rebels": rebels}
@@ -381,28 +442,60 @@ def test_r9_5_rebellion_asked_from_the_xiajia_two_rebels_reveal_and_double() -> 
     assert list(result.scores) == [2 * s for s in plain]
 
 
-GUARD_OPTIONS: dict[str, tuple[Policy, set[Any]]] = {
-    "weihai": (preferring(NO_OPEN_SOLO), {SHOW, PASS}),
-    "kk_simple": (sparing(0), {SHOW, PASS}),
-    "kk_classic": (CALLER, {PASS}),  # a called guard cannot 明保 (R11.5: 造反 as R9.5)
+#: Per preset, its polls after the roles and what the guard and a rebel are offered in each:
+#: 明保 only to the guard (R9.4, R8.10), 造反 only to the rebels (R9.5); a called guard in
+#: KK/联众 classic cannot 明保 (R11.5: 造反 as R9.5).
+POLL_OPTIONS: dict[str, tuple[Policy, dict[str, tuple[set[Any], set[Any]]]]] = {
+    "weihai": (
+        preferring(NO_OPEN_SOLO),
+        {"show": ({SHOW, PASS}, {PASS}), "rebel": ({PASS}, {REBEL, PASS})},
+    ),
+    "kk_simple": (
+        sparing(0),
+        {"show": ({SHOW, PASS}, {PASS}), "rebel": ({PASS}, {REBEL, PASS})},
+    ),
+    "kk_classic": (CALLER, {"rebel": ({PASS}, {REBEL, PASS})}),
+    "qq": (sparing(0), {"show": ({SHOW, PASS}, {PASS})}),
 }
 
 
-@pytest.mark.parametrize("name", GUARD_OPTIONS)
-def test_r9_5_the_guard_may_only_pass_or_show_the_rebels_may_rebel(name: str) -> None:
-    policy, options = GUARD_OPTIONS[name]
+@pytest.mark.parametrize("name", POLL_OPTIONS)
+def test_r9_4_r9_5_only_the_guard_may_show_only_rebels_may_rebel(name: str) -> None:
+    policy, polls = POLL_OPTIONS[name]
     rules = PRESETS[name]
-    for role, wanted in (("guard", options), ("rebel", {REBEL, PASS})):
-        game = reach(
-            lambda g, role=role: (
-                g.poll == "guard"
-                and g.guard is not None
-                and (g.current_seat == g.guard) == (role == "guard")
-            ),
-            policy,
-            rules=rules,
-        )
-        assert set(game.legal_actions()) == wanted
+    for poll, (guard_options, rebel_options) in polls.items():
+        for is_guard, wanted in ((True, guard_options), (False, rebel_options)):
+            game = reach(
+                lambda g, poll=poll, is_guard=is_guard: (
+                    g.poll == poll
+                    and g.guard is not None
+                    and (g.current_seat == g.guard) == is_guard
+                ),
+                policy,
+                rules=rules,
+            )
+            assert set(game.legal_actions()) == wanted
+
+
+@pytest.mark.parametrize("name", ["weihai", "kk_simple", "lianzhong_simple"])
+def test_r9_4_the_guard_chooses_show_before_the_rebels_decide(name: str) -> None:
+    """004: "皇帝确认后，有保牌的玩家需选择明保还是暗保。其余玩家可以选择造反或不造反": the 明保
+    poll asks every seat but the emperor from its 下家, then the 造反 poll asks them again."""
+    game = find_game(
+        lambda g: g.guard is not None and not g.open_solo,
+        preferring(wants(("solo", PASS), ("show", SHOW))),
+        rules=PRESETS[name],
+    )
+    emperor, guard = game.emperor, game.guard
+    assert emperor is not None and guard is not None
+    asked = [(emperor + i) % SEATS for i in range(1, SEATS)]
+    polls = [p for p in public_events(game, "poll") if p["poll"] in ("show", "rebel")]
+    assert polls == [{"poll": "show", "seats": asked}, {"poll": "rebel", "seats": asked}]
+    shows = {a["seat"]: a["answer"] for a in poll_answers(game, "show")}
+    assert shows == {**dict.fromkeys(asked, "pass"), guard: "show"}
+    starts = {e.public["poll"]: e.seq for e in game.events if e.kind == "poll"}
+    reveal = next(e.seq for e in game.events if e.kind == "reveal")
+    assert starts["show"] < reveal < starts["rebel"]  # the rebels know the guard is open
 
 
 def rebels(game: Game) -> list[int]:
@@ -426,7 +519,7 @@ def test_r9_5_one_rebel_is_not_a_rebellion() -> None:
 def test_r9_5_rebellion_reveals_a_dark_solo() -> None:
     game = find_game(
         lambda g: g.guard is None and g.rebellion and not g.open_solo,
-        preferring(wants(("candidate", ACCEPT), ("guard", REBEL))),
+        preferring(wants(("candidate", ACCEPT), ("rebel", REBEL))),
         rules=KK_SIMPLE,
     )
     at = kinds(game).index("rebellion")
@@ -438,12 +531,12 @@ KICK_CAUSES: dict[str, tuple[Policy, Callable[[Game], bool]]] = {
     "open-solo": (preferring(wants(("solo", SOLO), ("kick", KICK))), lambda g: g.open_solo),
     # 明保 (R9.4): the rebels may kick
     "show": (
-        preferring(wants(("solo", PASS), ("guard", SHOW), ("kick", KICK))),
+        preferring(wants(("solo", PASS), ("show", SHOW), ("kick", KICK))),
         lambda g: g.open_guard and not g.rebellion,
     ),
     # a successful 造反 (R9.5): the emperor's side may kick
     "rebellion": (
-        preferring(wants(("solo", PASS), ("guard", REBEL), ("kick", KICK))),
+        preferring(wants(("solo", PASS), ("rebel", REBEL), ("kick", KICK))),
         lambda g: g.rebellion and not g.open_guard and g.guard is not None,
     ),
 }
@@ -478,7 +571,7 @@ def test_r9_6_no_kick_without_a_declaration() -> None:
     quiet = preferring(lambda g, a: g.phase != "play" and a in (PASS, ACCEPT))
     for seed in range(10):
         game = random_game(seed, quiet, rules=WEIHAI)
-        assert [p["poll"] for p in public_events(game, "poll")] == ["solo", "guard"]
+        assert [p["poll"] for p in public_events(game, "poll")] == ["solo", "show", "rebel"]
         assert game.result is not None and not game.result.kicked
 
 
@@ -494,7 +587,7 @@ def test_r9_4_playing_b_star_reveals_the_guard_or_a_dark_solo(name: str, role: s
         return before.kind == "play" and "B*" in before.public["cards"]
 
     policy = leading_b_star(
-        preferring(wants(("solo", PASS), ("candidate", ACCEPT), ("guard", PASS)))
+        preferring(wants(("solo", PASS), ("candidate", ACCEPT), ("show", PASS), ("rebel", PASS)))
     )
     game = find_game(wanted, policy, rules=PRESETS[name])
     reveal = next(e for e in game.events if e.kind == "reveal")
@@ -516,17 +609,45 @@ def test_r11_2_kk_classic_yields_hand_on_rstar_alone_and_automatically_without_a
         assert event.private[seat]["auto"] == (not has_callable_triple(hands[seat]))
 
 
+def holds_four(hand: Counter[Any]) -> bool:
+    """Four copies of one suited card (R11.2, R11.4)."""
+    return any(n >= 4 and not card.is_joker for card, n in hand.items())
+
+
 def test_r11_2_after_a_lap_the_first_able_candidate_must_accept() -> None:
-    """The referee checks that its only option is to accept; here, who it is."""
+    """The referee checks that its only option is to accept; here, who it is: the first able
+    candidate of the second lap that does not hold four identical cards."""
     game = find_game(
         lambda g: len(yields(g)) >= SEATS and g.deal_no == 0, FIRST_DEAL_DECLINER, rules=KK_CLASSIC
     )
     hands, c0 = dealt_hands(game), r_star_holder(game)
     lap = [(c0 - i) % SEATS for i in range(SEATS)]
-    emperor = next(s for s in lap if has_callable_triple(hands[s]))
+    emperor = next(s for s in lap if has_callable_triple(hands[s]) and not holds_four(hands[s]))
     assert game.emperor == emperor
     seats = [e["seat"] for e in public_events(game, "candidate")]
     assert seats == [*lap, *lap[: lap.index(emperor) + 1]]
+
+
+@pytest.mark.parametrize("name", ["kk_classic", "lianzhong_classic"])
+def test_r11_2_after_a_lap_four_identical_cards_may_still_yield(name: str) -> None:
+    """001, 004: "传完一轮后自己必须当皇帝（除非没有能力登基或者有4张同色同点的牌）". A second-lap
+    candidate who must accept is still asked (a 登基 made for it would tell that it has no four
+    identical cards)."""
+    rules = PRESETS[name]
+    for four in (True, False):
+        game = reach(
+            lambda g, four=four: (
+                g.phase == "candidate"
+                and len(public_events(g, "candidate")) > SEATS
+                and g.current_seat is not None
+                and has_callable_triple(Counter(g.hand(g.current_seat)))
+                and holds_four(Counter(g.hand(g.current_seat))) == four
+            ),
+            FIRST_DEAL_DECLINER,
+            300,
+            rules,
+        )
+        assert game.legal_actions() == ([ACCEPT, DECLINE] if four else [ACCEPT])
 
 
 CALL_KINDS: dict[str, tuple[Policy, Callable[[Game], bool]]] = {
@@ -560,7 +681,7 @@ def test_r11_3_emperor_calls_a_triple_four_or_open_solo(kind: str) -> None:
         assert hands[game.guard][card] == 1
     else:  # 暗独保
         assert call.private == {emperor: {"solo": "dark"}}
-    assert polls == ["grab", "guard"]
+    assert polls == ["grab", "rebel"]
 
 
 def grabbed(game: Game) -> bool:
@@ -582,7 +703,7 @@ def test_r11_4_grab_asked_by_shang_jia_only_able_seats_first_wins() -> None:
     assert public_events(game, "open_solo") == [
         {"seat": able[0], "card": None, "shown": [], "how": "grabbed"}
     ]
-    assert "guard" not in [p["poll"] for p in public_events(game, "poll")]
+    assert "rebel" not in [p["poll"] for p in public_events(game, "poll")]
     result = game.result
     assert result is not None and (result.emperor, result.guard) == (able[0], None)
     points = expected_scores(KK_CLASSIC, able[0], None, result.places, open_solo=True)
@@ -595,7 +716,7 @@ def test_r11_4_grab_needs_three_jokers_and_four_identical_cards() -> None:
     for seed in range(40):
         game = new_game(KK_CLASSIC, seed=seed)
         rng = random.Random(seed)
-        while game.poll != "guard" and game.phase != "play":
+        while game.poll != "rebel" and game.phase != "play":
             seat = game.current_seat
             if game.poll == "grab" and seat is not None:
                 able = can_grab(Counter(game.hand(seat)))
@@ -605,7 +726,72 @@ def test_r11_4_grab_needs_three_jokers_and_four_identical_cards() -> None:
     assert all(asked.values())
 
 
-# ---------------------------------------------------------------------- QQ (R7, R10.3)
+# ---------------------------------------------------------------------- QQ (R7, R8.9, R8.10, R10.3)
+
+
+def test_r8_9_qq_deals_everything_from_the_starter_its_first_candidate() -> None:
+    """000: "当皇上之前，谁先抓的，或上一轮是皇上，就要从他开是放底牌": nothing set aside, 40 cards
+    each, the seat dealt first is the first candidate, and its pile starts empty."""
+    for seed in range(10):
+        game = new_game(QQ, seed=seed)
+        deal = game.events[0].public
+        assert deal["counts"] == [40] * SEATS
+        first = next(e.public for e in game.events if e.kind == "candidate")
+        assert first == {"seat": deal["dealer"], "pile": []}
+
+
+def test_r8_9_qq_decliners_add_cards_the_acceptor_takes_the_pile() -> None:
+    """000: "皇上必须放最大的，其余人放2就可以…没有2给小王，没小王给大王…皇上的给法相反，
+    没大王给小，没小给2，没2不给": the starter adds its biggest card (R, else B, else a 2), each
+    later decliner a 2 (else B, else R); whoever accepts takes them all."""
+    three_declines = preferring(
+        lambda g, a: a == (DECLINE if len(public_events(g, "decline")) < 3 else ACCEPT)
+    )
+    game = find_game(lambda g: g.deal_no == 0 and g.emperor is not None, three_declines, rules=QQ)
+    (starter, starter_hand), *later = yields(game)
+    biggest = next(k for k in ("R", "B", "2") if any(str(c)[0] == k for c in starter_hand))
+    assert str(starter["added"])[0] == biggest
+    for decline, hand in later:
+        first = next(k for k in ("2", "B", "R") if any(str(c)[0] == k for c in hand))
+        assert str(decline["added"])[0] == first
+    accept = public_events(game, "accept")[0]
+    added = [e["added"] for e in public_events(game, "decline") if e["added"]]
+    assert sorted(accept["pile"]) == sorted(added)
+    assert accept["counts"][accept["seat"]] == 40 + len(added)
+
+
+def test_r8_9_qq_the_previous_emperor_starts_the_next_game() -> None:
+    """000: "或上一轮是皇上": in later games of a match the previous emperor is dealt first and is
+    the first candidate."""
+    for seed in range(5):
+        match = Match(QQ, games=2, seed=seed)
+        play(match.game, random.Random(seed))
+        emperor = match.game.emperor
+        second = match.next_game()
+        assert second is not None and emperor is not None
+        assert public_events(second, "deal")[0]["dealer"] == emperor
+        play(second, random.Random(seed), until=lambda g: g.phase != "tribute")  # R12 first
+        assert public_events(second, "candidate")[0]["seat"] == emperor
+
+
+def test_r8_10_qq_show_asked_after_the_call_doubles_and_needs_first_and_second() -> None:
+    """000: "明保…就是把一样的那几张牌亮开。皇上必须第一个走太监第2": after the call every seat but
+    the emperor is asked; the guard may show; its side then wins only with the emperor 1st and
+    the guard 2nd, and the points are doubled."""
+    game = find_game(lambda g: g.open_guard, preferring(wants(("show", SHOW))), rules=QQ)
+    emperor, guard = game.emperor, game.guard
+    assert emperor is not None and guard is not None
+    asked = [(emperor + i) % SEATS for i in range(1, SEATS)]
+    assert public_events(game, "poll") == [{"poll": "show", "seats": asked}]
+    at = kinds(game).index("call")
+    assert kinds(game)[at + 1] == "poll"
+    result = game.result
+    assert result is not None and result.open_guard
+    plain = expected_scores(QQ, emperor, guard, result.places)
+    assert list(result.scores) == [2 * points for points in plain]
+    won = list(result.places[:2]) == [emperor, guard]
+    assert result.outcome == ("emperor" if won else "rebels")
+
 
 QQ_CASES: dict[str, tuple[Callable[[list[int], int, int], bool], str]] = {
     "emperor-first": (lambda p, e, g: p[0] == e and p[-1] != g, "emperor"),
@@ -622,7 +808,7 @@ def test_r10_3_qq_win_rule_in_whole_games(case: str) -> None:
 
     def found(game: Game) -> bool:
         r = game.result
-        if r is None or r.emperor is None or r.guard is None:
+        if r is None or r.emperor is None or r.guard is None or r.open_guard:
             return False
         return wanted(list(r.places), r.emperor, r.guard)
 

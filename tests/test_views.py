@@ -7,6 +7,7 @@ cards and roles they must not hold, after every action of random games of every 
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import re
@@ -14,12 +15,15 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from baohuang import ACCEPT, PASS, Call, Escape, Game, Rules, new_game
-from baohuang.actions import REBEL, SHOW
+from baohuang.actions import REBEL, SHOW, TRANSFER
 from gamehelpers import (
     B_STAR,
     CLASSIC,
+    PRESET_NAMES,
     PRESETS,
     QQ_THREES,
     SEATS,
@@ -175,7 +179,7 @@ class ViewChecker:
                     assert viewer == game.guard
                 if "solo" in extra:
                     assert viewer == game.emperor and game.guard is None
-            if event.kind == "poll" and event.public["poll"] in ("guard", "grab"):
+            if event.kind == "poll" and event.public["poll"] in ("show", "rebel", "grab"):
                 # every seat but the emperor is asked, so being asked tells nothing
                 others = set(range(SEATS)) - {self.emperor}
                 assert sorted(event.public["seats"]) == sorted(others)
@@ -223,11 +227,17 @@ def roles_seq(game: Game) -> int:
 CALLING = preferring(lambda g, a: isinstance(a, Call) or a == REBEL)
 GUARD_REVEALS: dict[str, tuple[Rules, Policy, str]] = {
     "classic-r8_8-called-card": (CLASSIC, random_policy, "play"),
-    "kk_simple-r9_4-show": (PRESETS["kk_simple"], preferring(wants(("guard", SHOW))), "declare"),
+    "kk_simple-r9_4-show": (PRESETS["kk_simple"], preferring(wants(("show", SHOW))), "declare"),
+    "qq-r8_10-show": (PRESETS["qq"], preferring(wants(("show", SHOW))), "declare"),
     "kk_simple-r9_4-b-star": (PRESETS["kk_simple"], leading_b_star(sparing(0)), "play"),
+    "weihai-r9_3-transfer": (
+        PRESETS["weihai"],
+        preferring(wants(("solo", PASS), ("candidate", TRANSFER))),
+        "transfer",
+    ),
     "weihai-r9_5-rebellion": (
         PRESETS["weihai"],
-        preferring(wants(("solo", PASS), ("guard", REBEL))),
+        preferring(wants(("solo", PASS), ("show", PASS), ("rebel", REBEL))),
         "rebellion",
     ),
     "kk_classic-r9_5-rebellion": (PRESETS["kk_classic"], CALLING, "rebellion"),
@@ -257,12 +267,16 @@ DARK_SOLOS: dict[str, tuple[Rules, Policy, str]] = {
     ),
     "weihai-r9_3-both-marked-jokers": (
         PRESETS["weihai"],
-        leading_b_star(preferring(wants(("solo", PASS), ("candidate", ACCEPT), ("guard", PASS)))),
+        leading_b_star(
+            preferring(
+                wants(("solo", PASS), ("candidate", ACCEPT), ("show", PASS), ("rebel", PASS))
+            )
+        ),
         "play",
     ),
     "kk_simple-r9_5-rebellion": (
         PRESETS["kk_simple"],
-        preferring(wants(("candidate", ACCEPT), ("guard", REBEL))),
+        preferring(wants(("candidate", ACCEPT), ("rebel", REBEL))),
         "rebellion",
     ),
 }
@@ -308,19 +322,19 @@ def test_r14_r6_8_clearing_cards_reach_only_payer_and_receiver() -> None:
     assert first.cleared and any(e.kind == "tribute" for e in games[1].events)
 
 
-def passes_seen(game: Game) -> dict[bool, set[tuple[frozenset[str], str]]]:
-    """Replaying ``game``: what every other viewer sees of each pass in the 明保/造反 poll that
-    is not the poll's last answer (the view keys that change, and the new events minus their
-    sequence numbers and seat), split by whether the guard passed."""
+def passes_seen(game: Game, poll: str) -> dict[bool, set[tuple[frozenset[str], str]]]:
+    """Replaying ``game``: what every other viewer sees of each pass in ``poll`` (明保 or 造反)
+    that is not the poll's last answer (the view keys that change, and the new events minus
+    their sequence numbers and seat), split by whether the guard passed."""
     seen: dict[bool, set[tuple[frozenset[str], str]]] = {True: set(), False: set()}
     again = new_game(game.rules, seed=game.seed)
     for seat, action in game.actions:
-        asked = again.poll == "guard" and action == PASS
+        asked = again.poll == poll and action == PASS
         observers = [v for v in VIEWERS if v != seat]
         before = [again.view(v) for v in observers] if asked else []
         since = len(again.events)
         again.apply(action)
-        if again.poll != "guard":
+        if not asked or again.poll != poll:
             continue
         for viewer, old in zip(observers, before, strict=False):
             new = again.view(viewer)
@@ -333,18 +347,103 @@ def passes_seen(game: Game) -> dict[bool, set[tuple[frozenset[str], str]]]:
     return seen
 
 
-@pytest.mark.parametrize("name", ["weihai", "kk_simple", "kk_classic"])
-def test_r14_r9_5_a_guards_pass_looks_exactly_like_a_rebels_pass(name: str) -> None:
-    """暗保 and "no 造反" are one ``pass``: the others' views and events cannot tell them apart."""
+@pytest.mark.parametrize(
+    ("name", "poll"),
+    [
+        ("weihai", "show"),
+        ("weihai", "rebel"),
+        ("kk_simple", "show"),
+        ("kk_classic", "rebel"),
+        ("qq", "show"),
+    ],
+)
+def test_r14_r9_4_r9_5_a_guards_pass_looks_exactly_like_anyone_elses(name: str, poll: str) -> None:
+    """暗保 and "no 造反" are one ``pass`` (R9.4, R9.5, R8.10): the others' views and events
+    cannot tell the guard's from anyone else's."""
     game = find_game(
-        lambda g: g.guard is not None and all(passes_seen(g).values()),
+        lambda g: g.guard is not None and all(passes_seen(g, poll).values()),
         preferring(lambda g, a: a == PASS or isinstance(a, Call)),
         rules=PRESETS[name],
     )
-    seen = passes_seen(game)
+    seen = passes_seen(game, poll)
     assert seen[True] == seen[False]
-    declare = [{"kind": "declare", "poll": "guard", "answer": "pass"}]
+    declare = [{"kind": "declare", "poll": poll, "answer": "pass"}]
     assert seen[True] == {(frozenset({"turn", "seq"}), json.dumps(declare))}
+
+
+#: The phases in which roles are chosen (R8, R9, R11); tribute (R12) comes before them.
+ROLE_PHASES = ("candidate", "call", "poll")
+
+
+def hidden_guard(game: Game, seat: int) -> bool:
+    """``seat`` is, or is bound to become, the guard, and nobody else knows it: it holds B*
+    (R9.4; the double holder too, R9.3) or holds the called card's 4th copy (R8.7, R11.3)."""
+    if game.guard_revealed:
+        return False
+    if game.rules.marked == "RB":
+        return B_STAR in game.hand(seat) and seat != game.emperor
+    return game.teams_set and seat == game.guard
+
+
+def first_event_shape(game: Game, action: Any) -> tuple[tuple[Any, ...], bool]:
+    """What everyone sees of ``action`` by the seat to act, on a copy of the game: the kind,
+    keys and poll answer of the event it makes, and whether it names the seat openly (a
+    ``reveal`` of it, or an open solo it declares)."""
+    seat, since = game.current_seat, len(game.events)
+    after = game.clone()
+    after.apply(action)
+    events = after.events_for(None, since)
+    first = events[0]
+    shape = (first["kind"], tuple(sorted(first)), first.get("poll"), first.get("answer"))
+    named = any(e["kind"] in ("reveal", "open_solo") and e.get("seat") == seat for e in events)
+    return shape, named
+
+
+Offers = dict[tuple[str, str | None], dict[str, set[tuple[Any, ...]]]]
+
+
+def role_phase_offers(game: Game, rng: random.Random, policy: Policy, offers: Offers) -> list[Any]:
+    """Play ``game``'s role phases with ``policy``, adding to ``offers`` what every seat that is
+    not a hidden guard was offered, by phase and poll, with the shape of each action; the
+    hidden guard's offers that do not name it, as (phase and poll, action, shape)."""
+    play(game, rng, until=lambda g: g.phase != "tribute")
+    guards = []
+    while game.phase in ROLE_PHASES:
+        seat, where = game.current_seat, (game.phase, game.poll)
+        assert seat is not None
+        guard = hidden_guard(game, seat)
+        for action in game.legal_actions():
+            shape, named = first_event_shape(game, action)
+            if not guard:
+                offers.setdefault(where, {}).setdefault(str(action), set()).add(shape)
+            elif not named:
+                guards.append((where, str(action), shape))
+        game.apply(policy(game, rng))
+    return guards
+
+
+@functools.cache
+def others_offers(name: str) -> Offers:
+    """What seats other than a hidden guard are offered in the role phases of 150 games."""
+    offers: Offers = {}
+    for seed in range(150):
+        game = new_game(PRESETS[name], seed=seed)
+        role_phase_offers(game, random.Random(seed), varied(seed), offers)
+    return offers
+
+
+@settings(max_examples=100)
+@given(name=st.sampled_from(PRESET_NAMES), seed=st.integers(0, 10**6), rng=st.randoms())
+def test_r14_no_role_phase_action_singles_out_the_guard(
+    name: str, seed: int, rng: random.Random
+) -> None:
+    """R14, R9.3: whatever a hidden guard is offered in the role phases either names it openly
+    (明保, 转让, 独保, 明独, 抢独) or is offered to other seats in the same phase and poll too and,
+    made, looks to everyone as theirs does (a yield, 登基, a pass)."""
+    game = new_game(PRESETS[name], seed=seed)
+    others = others_offers(name)
+    for where, action, shape in role_phase_offers(game, rng, random_policy, {}):
+        assert shape in others.get(where, {}).get(action, set()), (where, action, shape)
 
 
 def test_r14_r9_3_weihai_rstar_holder_is_asked_to_ascend_with_or_without_b_star() -> None:

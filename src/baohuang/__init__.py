@@ -1,10 +1,10 @@
 """保皇 Baohuang: an exact rules engine for the 5-player, 4-deck Shandong card game.
 
-The public API::
+The rules, section by section (R1–R14), are in ``docs/rules.md``. The public API::
 
     Rules.preset(name, **options)       frozen rules (R7)
     Play.parse(text), str(play)         plays in R2 notation
-    beats(response, current, rules)     R4 / R5.1
+    beats(response, current, rules)     R4 / R5.1 / R5.2
     legal_plays(hand, current, rules)   every distinct legal play
     score(rules, emperor=, guard=, places=, ...)   R10
     new_game(rules, seed=...)           a game: legal_actions(), apply(), view(seat), clone()
@@ -34,7 +34,7 @@ from .match import Match
 from .movegen import legal_plays
 from .plays import Play, beats
 from .record import read_record, replay, to_record, write_record
-from .rules import Rules
+from .rules import RULES_VERSION, Rules
 from .scoring import GameResult, score
 
 __version__ = "0.1.0"
@@ -43,6 +43,7 @@ __all__ = [
     "ACCEPT",
     "DECLINE",
     "PASS",
+    "RULES_VERSION",
     "Accept",
     "Action",
     "BaohuangError",

@@ -1,9 +1,10 @@
-"""Actions and their notation: every decision a seat makes is one of these.
+"""Actions and their notation: every decision a seat makes is one of these (the rules they
+carry out: ``docs/rules.md``).
 
 =========================  ==========================================================
 notation                   meaning
 =========================  ==========================================================
-``BB999``                  play these ranks (the engine picks the cards, see game.py)
+``BB999``, ``B B 9 9 9``    play these ranks (the engine picks the cards, see game.py)
 ``9h 9h 9s B B``           play exactly these cards
 ``pass``                   pass (过)
 ``accept`` / ``decline``   take or refuse the emperor card (同意 / 放弃, R8.5)
@@ -11,7 +12,7 @@ notation                   meaning
 ``solo 9h``                明独: show four 9h and play alone, openly (R8.7)
 ``solo``                   明独 / 独保 / 明独保 without showing cards (R9.2, R9.3, R11.3)
 ``tribute 2h``             pay this card as tribute (进贡, R12)
-``transfer``               转让: hand R* to the 上家, who must be emperor (R9.3)
+``transfer``               weihai's 转让: hand R* to the 上家, who must be emperor (R9.3)
 ``show``                   明保: the guard reveals itself (R9.4); 暗保 is ``pass``
 ``rebel``                  造反 (R9.5); not rebelling is ``pass``
 ``kick``                   踢 (R9.6); not kicking is ``pass``
@@ -175,8 +176,8 @@ def parse_action(text: str) -> Action:
                 f"{head!r} 后面要跟一张牌，如 '{head} 9h'",
             )
         return verb(Card.parse(words[1]))
-    if set(text) <= _RANK_ONLY and "*" not in text and len(words) == 1:
-        return Play.parse(text)
+    if all(set(word) <= _RANK_ONLY for word in words):
+        return Play.parse("".join(words))  # ranks alone, spaced or not: 9 9 B, BB999
     cards = parse_cards(text)
     if not cards:
         raise NotationError(f"no cards in {text!r}", f"{text!r} 里没有牌")

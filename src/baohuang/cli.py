@@ -1,5 +1,6 @@
 """The ``baohuang`` command (命令行): play against bots, simulate bot games, run a duplicate
-tournament between bots (arena), replay records, explain the rules of a preset.
+tournament between bots (arena), replay records, explain the rules of a preset (in full:
+``docs/rules.md``).
 
 Chinese first; ``--lang en`` switches every message to English (see :mod:`baohuang.i18n`).
 """
@@ -23,11 +24,12 @@ import typer
 from rich.console import Console
 from rich.progress import Progress
 from rich.text import Text
+from typer.core import TyperCommand, TyperGroup
 
 from .actions import Action, Escape, parse_action
 from .arena import arena_json, assignments, play_deals, summarize
 from .bots import BOTS, Bot, RandomBot, bot_step, make_bot, play_out
-from .describe import describe, summary
+from .describe import describe, refresh_markdown, summary
 from .errors import IllegalActionError, NotationError, RecordError, RulesError
 from .events import Event
 from .game import Game, new_game
@@ -35,12 +37,11 @@ from .i18n import ACTION_WORDS, t
 from .match import Match, game_seed
 from .record import read_record, replay, write_record
 from .rules import PRESETS, Rules
-from .server.commands import protocol, serve
-from .server.loadtest import loadtest
+from .server.commands import LOADTEST_SETTINGS, db, loadtest, protocol, serve
 from .terminal import (
+    Narrator,
     arena_markdown,
     bot_label,
-    event_text,
     legal_summary,
     metrics_table,
     presets_table,
@@ -50,17 +51,44 @@ from .terminal import (
     totals_table,
 )
 
+
+def _flags_untyped(params: list[Any]) -> list[Any]:
+    """Flags show no value type in ``--help`` (typer 0.29 writes ``--help <bool>``). Typed
+    loosely: typer 0.29 carries its own copy of click's parameter classes."""
+    for param in params:
+        if getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""
+    return params
+
+
+class Group(TyperGroup):
+    """The command group, its ``--help`` without a value type."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _flags_untyped(super().get_params(ctx))
+
+
+class Command(TyperCommand):
+    """A command, its flags without a value type in ``--help``."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _flags_untyped(super().get_params(ctx))
+
+
 app = typer.Typer(
     help="保皇 Baohuang：终端对局、机器人模拟、规则说明、对局回放。 "
     "Terminal game, simulator, rules, replays.",
     no_args_is_help=True,
     add_completion=False,
+    cls=Group,
 )
 
 #: The seat the user plays in ``baohuang play``.
 HUMAN = 0
 QUIT_WORDS = frozenset({"quit", "exit", "退出"})
 HELP_WORDS = frozenset({"help", "?", "？", "帮助"})
+#: The user's own escape (R10.4): at a table with one person it names no seat.
+ESCAPE_WORDS = frozenset({"escape", "逃跑"})
 
 #: Reads one line of input after showing a prompt (``input`` in a terminal, a script in tests).
 Ask = Callable[[str], str]
@@ -160,21 +188,22 @@ def play_match(
 def _play_game(game: Game, ask: Ask, console: Console, lang: str, bots: Sequence[Bot]) -> bool:
     """One game: narrate, let the bots act, ask the user at seat 0; ``False`` if they quit."""
     seen = 0
+    narrator = Narrator(lang, HUMAN)
     while (seat := game.current_seat) is not None:
-        seen = _narrate(game, console, lang, seen)
+        seen = _narrate(game, console, narrator, seen)
         if seat != HUMAN:
             bot_step(game, bots[seat])
         elif not _human_turn(game, ask, console, lang):
             return False
-    _narrate(game, console, lang, seen)
+    _narrate(game, console, narrator, seen)
     return True
 
 
-def _narrate(game: Game, console: Console, lang: str, since: int) -> int:
+def _narrate(game: Game, console: Console, narrator: Narrator, since: int) -> int:
     """Print the events after ``since`` as seat 0 sees them; the new ``since``."""
     events = game.events_for(HUMAN, since)
     for event in events:
-        for line in event_text(event, lang, HUMAN):
+        for line in narrator.text(event):
             console.print(line, soft_wrap=True)
     return since + len(events)
 
@@ -208,24 +237,30 @@ def _human_turn(game: Game, ask: Ask, console: Console, lang: str) -> bool:
 
 
 def _own_action(text: str) -> Action:
-    """The user's action; an escape (逃跑, R10.4) only for the user's own seat."""
+    """The user's action; an escape (逃跑, R10.4) is the user's own, ``escape`` alone."""
+    if text.lower() in ESCAPE_WORDS:
+        return Escape(HUMAN)
     action = parse_action(text)
     if isinstance(action, Escape) and action.seat != HUMAN:
         raise IllegalActionError(
-            f"you may only escape yourself: escape {HUMAN}", f"只能自己逃跑：逃跑 {HUMAN}"
+            "you may only escape yourself: type escape", "只能自己逃跑：输入 逃跑"
         )
     return action
 
 
 def _hint(view: dict[str, Any], lang: str) -> str:
-    """What seat 0 is asked now: by the running poll (R9, R11), else by phase."""
-    phase, legal = view["phase"], view["legal"]
-    if view.get("poll"):
-        return t(f"prompt.poll.{view['poll']}", lang)
-    if phase == "candidate" and set(legal) <= {"accept", "decline"}:
-        return t("prompt.candidate", lang, pile=" ".join(view["pile"]))
+    """What seat 0 is asked now: by the running poll (R9, R11; 明保 and 造反 by role), else by
+    phase."""
+    phase, legal, poll = view["phase"], view["legal"], view.get("poll")
+    if poll in ("show", "rebel"):
+        return t(f"prompt.poll.{poll}.{'guard' if view['role'] == 'guard' else 'other'}", lang)
+    if poll:
+        return t(f"prompt.poll.{poll}", lang)
+    if phase == "candidate":
+        pile = " ".join(view["pile"]) or t("pile.empty", lang)
+        return t("prompt.candidate", lang, pile=pile, options=" / ".join(map(_with_word, legal)))
     if phase == "call":
-        return t("prompt.call", lang)
+        return t("prompt.call", lang, options=_call_options(legal, lang))
     if phase == "tribute":
         return t("prompt.tribute", lang)
     if phase != "play":
@@ -233,6 +268,16 @@ def _hint(view: dict[str, Any], lang: str) -> str:
     if view["lead"] is None:
         return t("prompt.lead", lang)
     return t("prompt.follow", lang, play=view["lead"]["play"])
+
+
+def _call_options(legal: Sequence[str], lang: str) -> str:
+    """R8.7, R11.3: the kinds of call seat 0 may make, each with an example it holds."""
+    calls = [a.split()[1] for a in legal if a.startswith("call ")]
+    shown = [a.split()[1] for a in legal if a.startswith("solo ")]
+    options = [t("prompt.call.call", lang, card=calls[0])] if calls else []
+    options += [t("prompt.call.shown", lang, card=shown[0])] if shown else []
+    options += [t("prompt.call.solo", lang)] if "solo" in legal else []
+    return f" {t('prompt.or', lang)} ".join(options)
 
 
 def _with_word(action: str) -> str:
@@ -248,7 +293,7 @@ def _check_bot(name: str, lang: str) -> str:
     return name
 
 
-@app.command()
+@app.command(cls=Command)
 def play(
     games: Annotated[int, typer.Option("--games", min=1, help="局数 games in the match")] = 1,
     seed: Annotated[int | None, typer.Option("--seed", help="随机种子 seed")] = None,
@@ -381,7 +426,7 @@ def summary_rows(
     ]
 
 
-@app.command()
+@app.command(cls=Command)
 def simulate(
     preset: PresetOption = "classic",
     games: Annotated[int, typer.Option("--games", min=1, help="局数 number of games")] = 100,
@@ -426,7 +471,7 @@ def parse_bots(text: str, lang: str) -> list[str]:
     return names
 
 
-@app.command()
+@app.command(cls=Command)
 def arena(
     bots: Annotated[
         str,
@@ -477,16 +522,31 @@ def arena(
 # ---------------------------------------------------------------------------------- rules
 
 
-@app.command("rules")
+@app.command("rules", cls=Command)
 def rules_command(
     preset: Annotated[
         str | None, typer.Argument(help="规则预设 a preset; none: list the presets")
     ] = None,
     lang: LangOption = Lang.zh,
     option: OptionsOption = None,
+    docs: Annotated[
+        Path | None,
+        typer.Option(
+            "--docs",
+            help="重写这个文件（docs/rules.md）里由规则生成的部分 "
+            "rewrite the parts of this file (docs/rules.md) generated from the rules",
+        ),
+    ] = None,
 ) -> None:
     """规则说明：列出预设，或讲一种预设的规则。 List the presets, or explain one preset's rules."""
     console = Console(highlight=False)
+    if docs is not None:
+        try:
+            docs.write_text(refresh_markdown(docs.read_text("utf-8")), "utf-8")
+        except (OSError, ValueError) as exc:
+            _fail(t("rules.docs_error", lang.value, path=docs, msg=exc))
+        console.print(str(docs), markup=False)
+        return
     if preset is None:
         if option:
             _fail(t("rules.option_alone", lang.value))
@@ -525,7 +585,19 @@ def open_event(event: Event) -> dict[str, Any]:
     return out
 
 
-@app.command("replay")
+def replay_origin(data: dict[str, Any], lang: str) -> str:
+    """Where a record's deal came from: its match and game, else its seed, explained."""
+    match, seed = data.get("match"), str(data["seed"])
+    if isinstance(match, dict) and {"seed", "game", "games"} <= set(match):
+        n, games = match["game"] + 1, match["games"]
+        return t("replay.match", lang, n=n, games=games, base=match["seed"])
+    base, slash, index = seed.rpartition("/")
+    if slash and index.isdigit():  # match.game_seed: game ``index`` of seed ``base``
+        return t("replay.seed.game", lang, seed=seed, base=base, n=int(index) + 1)
+    return t("replay.seed", lang, seed=seed)
+
+
+@app.command("replay", cls=Command)
 def replay_command(
     file: Annotated[Path, typer.Argument(help="对局记录文件 a record file")],
     lang: LangOption = Lang.zh,
@@ -533,14 +605,17 @@ def replay_command(
     """逐步回放一局记录（明牌）。 Replay a game record move by move, all hands open."""
     console = Console(highlight=False)
     try:
-        game = replay(read_record(file))
+        data = read_record(file)
+        game = replay(data)
     except RecordError as exc:
         message = t("replay.error", lang.value, msg=exc.text(lang.value))
         console.print(message, markup=False, soft_wrap=True, style="bold red")
         raise typer.Exit(1) from None
-    console.rule(Text(t("replay.title", lang.value, path=file, seed=game.seed)))
+    console.rule(Text(t("replay.title", lang.value, path=file)))
+    console.print(replay_origin(data, lang.value), markup=False, soft_wrap=True)
+    narrator = Narrator(lang.value)
     for event in game.events:
-        for line in event_text(open_event(event), lang.value):
+        for line in narrator.text(open_event(event)):
             console.print(line, soft_wrap=True)
     if game.result is None:
         console.print(t("replay.unfinished", lang.value))
@@ -548,6 +623,7 @@ def replay_command(
         console.print(results_table(game.result.to_dict(), lang.value))
 
 
-app.command("serve")(serve)
-app.command("protocol")(protocol)
-app.command("loadtest")(loadtest)
+app.command("serve", cls=Command)(serve)
+app.command("protocol", cls=Command)(protocol)
+app.add_typer(db, name="db")
+app.command("loadtest", cls=Command, context_settings=LOADTEST_SETTINGS)(loadtest)

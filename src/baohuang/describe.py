@@ -1,4 +1,5 @@
-"""A rule set in words (规则说明), section by section, for ``baohuang rules``.
+"""A rule set in words (规则说明), section by section, for ``baohuang rules`` and
+``docs/rules.md``.
 
 Every sentence is chosen by a field of :class:`~baohuang.rules.Rules` and every number is asked
 of the engine (:func:`~baohuang.cards.deck`, :mod:`baohuang.scoring`), never read off a
@@ -9,10 +10,11 @@ preset's name, so the words cannot disagree with the game. Chinese by default, E
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import fields
 
 from .cards import R_CARD, RANK_SYMBOLS, TWO, Card, deck
 from .i18n import t
-from .rules import Rules
+from .rules import PRESETS, Rules
 from .scoring import (
     PLACE_POINTS,
     GameResult,
@@ -40,6 +42,8 @@ FEATURES = (
     "roast",
     "twos_wild",
     "qq_jokers",
+    "qq_chain",
+    "qq_open_guard",
     "hold_sixes",
     "hold_threes",
     "tribute",
@@ -145,7 +149,13 @@ def _cards(rules: Rules, lang: str) -> list[str]:
     if rules.removed_sixes:
         lines.append(t("desc.removed_sixes", lang, n=rules.removed_sixes, decks=decks))
     lines += [t(f"desc.marked.{mark}", lang) for mark in rules.marked]
-    deal = "desc.deal.aside" if rules.emperor_card_aside else "desc.deal.dealer"
+    deal = (
+        "desc.deal.aside"
+        if rules.emperor_card_aside
+        else "desc.deal.starter"
+        if rules.qq_chain
+        else "desc.deal.dealer"
+    )
     lines.append(t(deal, lang, dealt=sum(hand_sizes(rules)), hands=_hands(rules, lang)))
     lines.append(t("desc.power", lang, order=" < ".join(RANK_SYMBOLS[low : TWO + 1])))
     lines.append(t("desc.order", lang))
@@ -163,31 +173,37 @@ def _playing(rules: Rules, lang: str) -> list[str]:
         "desc.jiefeng",
         "desc.places",
         *(["desc.hold_sixes"] if rules.hold_sixes else []),
-        *(["desc.hold_threes"] if rules.hold_threes else []),
     ]
-    return _lines(keys, lang)
+    lines = _lines(keys, lang)
+    if rules.hold_threes:  # R6.8: with wild 2s, 2s go out with the 3s too
+        rest = t("desc.hold_threes.twos" if rules.twos_wild else "desc.hold_threes.jokers", lang)
+        lines.append(t("desc.hold_threes", lang, rest=rest))
+    return lines
 
 
 def _called(rules: Rules) -> list[str]:
-    """R8: candidates, the callable triple, calling, 暗独 and 明独."""
+    """R8: candidates (R8.9 the QQ chain), the callable triple, calling, 暗独, 明独, and QQ's
+    明保 (R8.10)."""
+    chain = ["desc.r8.qq_candidate", "desc.r8.qq_decline"] if rules.qq_chain else []
     return [
         "desc.triple",
-        "desc.r8.candidate",
-        "desc.r8.decline",
+        *(chain or ["desc.r8.candidate", "desc.r8.decline"]),
         "desc.r8.void",
         "desc.r8.call",
         "desc.r8.dark",
         "desc.r8.open",
+        *(["desc.r8.show"] if rules.qq_open_guard else []),
     ]
 
 
 def _fixed(rules: Rules) -> list[str]:
-    """R9.1–R9.4: the marked jokers, 明独 by anyone, 登基 or 让位, 独保/暗独/转让, 明保/暗保."""
+    """R9.1–R9.4: the marked jokers, 明独 by anyone, 登基 or 让位, 独保/暗独 and a yield or
+    转让, 明保/暗保 asked first."""
     return [
         "desc.r9.cards",
         *(["desc.r9.open_anyone"] if rules.open_solo_anyone else []),
         "desc.r9.yield" if rules.yielding else "desc.r9.forced",
-        "desc.r9.both",
+        "desc.r9.both.yield" if rules.yielding else "desc.r9.both.transfer",
         "desc.r9.guard",
     ]
 
@@ -307,7 +323,7 @@ def _multipliers(rules: Rules, lang: str) -> str:
 
     occurs = {
         "rebellion": rules.rebellion,
-        "open_guard": rules.selection == "fixed",
+        "open_guard": rules.guard_may_show,
         "kicked": rules.kick,
     }
     names = [name for name, on in occurs.items() if on and factor(name) != 1]
@@ -350,3 +366,59 @@ def _tribute(rules: Rules, lang: str) -> list[str]:
         t("desc.tribute.solo_loss", lang, n=solo_lost[EMPEROR]),
         t("desc.tribute.open", lang, factor=shown[GUARD] // solo_won[GUARD]),
     ]
+
+
+# ------------------------------------------------------------------------------ docs/rules.md
+
+#: A generated block of docs/rules.md lies between these two lines (``{name}``: the block).
+BLOCK_BEGIN = "<!-- generated: {name} (baohuang rules --docs docs/rules.md) -->"
+BLOCK_END = "<!-- end generated: {name} -->"
+
+
+def markdown_blocks() -> dict[str, str]:
+    """The parts of ``docs/rules.md`` made from the rules objects: R7's table of every preset's
+    option values, and each preset in words (English, as ``baohuang rules PRESET --lang en``)."""
+    return {"presets": _presets_markdown(), "in-words": _in_words_markdown()}
+
+
+def refresh_markdown(text: str) -> str:
+    """``text`` (docs/rules.md) with every generated block written anew; raises ``ValueError``
+    when a block's markers are missing."""
+    for name, block in markdown_blocks().items():
+        begin, end = BLOCK_BEGIN.format(name=name), BLOCK_END.format(name=name)
+        head, found, rest = text.partition(begin + "\n")
+        _, closed, tail = rest.partition(end)
+        if not (found and closed):
+            raise ValueError(f"docs/rules.md has no block {name!r} ({begin} … {end})")
+        text = f"{head}{begin}\n{block}{end}{tail}"
+    return text
+
+
+def _presets_markdown() -> str:
+    """R7: a column per preset, a row per option (✓ on, – off), with the pack and the hands."""
+    names = list(PRESETS)
+    head = ["option", *(f"`{name}`" for name in names)]
+    rows = [
+        ["cards", *(str(pack_size(PRESETS[n])) for n in names)],
+        ["hands", *("/".join(map(str, sorted(set(hand_sizes(PRESETS[n]))))) for n in names)],
+    ]
+    for option in (f.name for f in fields(Rules) if f.name != "name"):
+        values = [getattr(PRESETS[n], option) for n in names]
+        cells = ["✓" if v is True else "–" if v is False else f"`{v}`" for v in values]
+        rows.append([f"`{option}`", *cells])
+    lines = [head, [":---"] + [":---:"] * len(names), *rows]
+    return "".join("| " + " | ".join(cells) + " |\n" for cells in lines)
+
+
+def _in_words_markdown() -> str:
+    """Each preset's rules in words; presets described alike share one entry."""
+    said: dict[str, list[str]] = {}
+    for name, rules in PRESETS.items():
+        text = "".join(
+            f"\n**{heading}**\n\n" + "".join(f"- {line}\n" for line in lines)
+            for heading, lines in describe(rules, "en")
+        )
+        said.setdefault(text, []).append(name)
+    return "".join(
+        f"\n### {', '.join(f'`{n}`' for n in names)}\n{text}" for text, names in said.items()
+    )

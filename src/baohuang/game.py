@@ -1,11 +1,12 @@
 """The game: one deal to the last card, under any preset's rules.
 
 A :class:`Game` is driven by :meth:`Game.legal_actions` and :meth:`Game.apply`. Role-phase
-decisions (roles.py) are actions just like plays. Steps with no choice (a candidate without a
-callable triple declining, R8.4; a forced 登基; a tribute or call with a single option) are
-applied by the engine itself and appear in the event log, not in the action log. Polls (明独,
-抢独, 明保/造反, 踢) always ask every seat in turn, even one whose only answer is ``pass``, so
-that nobody learns a role from who is asked.
+decisions (roles.py) are actions just like plays; the rules they follow are in ``docs/rules.md``.
+Steps with no choice (a candidate without a callable triple declining, R8.4; the 登基 forced by
+a 转让, R9.3; a tribute or call with a single option) are applied by the engine itself and
+appear in the event log, not in the action log. Polls (明独, 抢独, 明保, 造反, 踢) always ask
+every seat in turn, even one whose only answer is ``pass``, and a candidate who may only accept
+is asked too (R9.3, R11.2), so that nobody learns a role or a hand from who is asked.
 
 **Cards for a rank-only play.** When a :class:`~baohuang.plays.Play` is applied, the engine
 takes the cards of the rank in suit order ``s h d c`` with the card that would reveal the
@@ -21,6 +22,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .actions import (
+    ACCEPT,
     DECLINE,
     PASS,
     TRANSFER,
@@ -45,17 +47,15 @@ from .cards import (
     SMALL_JOKER,
     TWO,
     Card,
-    rank_index,
 )
 from .errors import IllegalActionError as IllegalActionError
-from .movegen import SIX, plays_for
+from .movegen import SIX, THREE, plays_for
 from .plays import Play, allowed, beats, must_empty_hand
 from .roles import RolePhases
 from .rules import Rules
 from .scoring import GameResult, Outcome, escape_scores, outcome, score
 from .state import PHASE_ZH, SEATS, GameState
 
-THREE = rank_index("3")
 #: The flat lists a clone copies (the rest are immutable values or nested, see clone()).
 _LIST_SLOTS = (
     "_hand_texts",
@@ -142,9 +142,8 @@ class Game(RolePhases):
         elif action not in self._legal_now():
             options = ", ".join(str(a) for a in self._legal_now())
             raise IllegalActionError(
-                f"{action} is not legal for seat {seat} in the {self.phase} phase; "
-                f"legal: {options}",
-                f"{PHASE_ZH[self.phase]}阶段座位{seat}不能 {action}；可以：{options}",
+                f"you cannot {action} now, in the {self.phase} phase; legal: {options}",
+                f"现在是{PHASE_ZH[self.phase]}阶段，你不能 {action}；可以：{options}",
             )
         self.actions.append((seat, action))
         self._dispatch(seat, action)
@@ -185,13 +184,12 @@ class Game(RolePhases):
             for card, n in Counter(cards).items():
                 if row[card.id] < n:
                     raise IllegalActionError(
-                        f"seat {seat} holds {row[card.id]} × {card}, cannot play {n}",
-                        f"座位{seat}只有 {row[card.id]} 张 {card}，出不了 {n} 张",
+                        f"you hold {row[card.id]} × {card}, cannot play {n}",
+                        f"你只有 {row[card.id]} 张 {card}，出不了 {n} 张",
                     )
         elif not play.fits(self.counts[seat]):
             raise IllegalActionError(
-                f"seat {seat} does not hold the cards for {play}",
-                f"座位{seat}手里没有 {play} 这些牌",
+                f"you do not hold the cards for {play}", f"你手里没有 {play} 这些牌"
             )
         if self.lead is not None and not beats(play, self.lead, self.rules):
             raise IllegalActionError(
@@ -247,10 +245,10 @@ class Game(RolePhases):
         if self.reveal_card in action.cards:
             self._reveal_by_play(seat)
         if self.clear_watch is not None and self.clear_watch != seat:
-            # R6.8 清3: the play that left only 3s was beaten.
+            # R6.8 清3: the play before the 3s' final play was beaten.
             self.cleared.append((self.clear_watch, seat))
             self._event("cleared", {"seat": self.clear_watch, "by": seat})
-        self.clear_watch = seat if self._only_threes_left(seat) else None
+        self.clear_watch = seat if self._threes_go_next(seat) else None
         self.lead = play
         self.last_player = seat
         self.passes = 0
@@ -274,15 +272,14 @@ class Game(RolePhases):
             self.solo_revealed = True
             self._event("reveal", {"seat": seat, "role": "solo"})
 
-    def _only_threes_left(self, seat: int) -> bool:
-        """R6.8: the hand holds 3s and nothing else but jokers."""
-        counts = self.counts[seat]
-        jokers = counts[SMALL_JOKER] + counts[BIG_JOKER]
-        return (
-            self.rules.hold_threes
-            and counts[THREE] > 0
-            and counts[THREE] + jokers == self.sizes[seat]
-        )
+    def _threes_go_next(self, seat: int) -> bool:
+        """R6.8: the hand holds 3s and could go out in one play with them: nothing else but
+        jokers, and 2s under ``twos_wild`` (R5.2 fillers)."""
+        rules, counts = self.rules, self.counts[seat]
+        if not (rules.hold_threes and counts[THREE]):
+            return False
+        rest = counts[SMALL_JOKER] + counts[BIG_JOKER] + (counts[TWO] if rules.twos_wild else 0)
+        return counts[THREE] + rest == self.sizes[seat]
 
     def _go_out(self, seat: int) -> None:
         """R6.4: an empty hand is out; R6.6: one seat left with cards ends the game (大落)."""
@@ -325,7 +322,12 @@ class Game(RolePhases):
             kicked=self.kicked,
         )
         won = outcome(
-            self.rules, emperor=emperor, guard=guard, places=places, open_solo=self.open_solo
+            self.rules,
+            emperor=emperor,
+            guard=guard,
+            places=places,
+            open_solo=self.open_solo,
+            open_guard=self.open_guard,
         )
         self._set_result(scores, won)
 
@@ -404,13 +406,14 @@ class Game(RolePhases):
         self._legal = None
 
     def _auto(self) -> None:
-        """Apply the steps that leave no choice (R8.4, R11.2 automatic yields, a forced 登基 after
-        转让, single options); never a poll, nor the R9 R* holder's 登基 (whether it has a choice
-        would tell who also holds B*)."""
+        """Apply the steps that leave no choice (R8.4, R11.2 automatic yields, the 登基 forced by
+        a 转让, single options); never a poll, nor any other 登基 that is the only option (R9.3's
+        R* holder, R11.2 after a lap): whether the seat had a choice would tell what it holds
+        (B*, four of a card)."""
         while self.phase in ("candidate", "call", "tribute"):
             options = self._legal_now()
-            r9_holder = self.rules.selection == "fixed" and not self.forced
-            if len(options) != 1 or (self.phase == "candidate" and r9_holder):
+            asked = self.phase == "candidate" and options[0] is ACCEPT and not self.forced
+            if len(options) != 1 or asked:
                 return
             seat = self.current_seat
             assert seat is not None

@@ -24,11 +24,11 @@ were measured in duplicate arenas against variants of this bot. The emperor lead
 holds the emperor card, so taking it pays with all but the weakest few percent of hands
 (declining below 0 lost 0.2 points a game; below -0.2 measured the same as never declining).
 暗独 (all four called cards, or R* and B* together) pays 4× the own place points and is taken
-unless the hand is weak; 明独 / 独保 / 明独保 / 抢独 need an overwhelming hand; 明保 (weihai)
-doubles a score the emperor's side usually wins, so the guard shows unless weak; 造反 and 踢
-only with a strong hand. In play, breaking any plain set to follow an opponent beat breaking
+unless the hand is weak; 明独 / 独保 / 明独保 / 抢独 need an overwhelming hand; 明保 (R9.4, QQ
+R8.10) doubles a score the emperor's side usually wins, so the guard shows unless weak; 造反 and
+踢 only with a strong hand. In play, breaking any plain set to follow an opponent beat breaking
 only low ones, and spending 2s and jokers against an opponent with at most 12 cards beat
-doing it at 4, 8 or 16 cards, or always.
+doing it at 4, 8 or 16 cards, or always. The rules are in ``docs/rules.md``.
 """
 
 from __future__ import annotations
@@ -134,13 +134,14 @@ class HeuristicBot:
 
     def _candidate(self, view: dict[str, Any], legal: list[Action], counts: list[int]) -> Action:
         """登基 with a good hand (the pile added), else decline; R9.3 double holder: 独保,
-        登基 (暗独) or 转让 by strength."""
+        登基 (暗独) or hand R* on (a yield, weihai's 转让) by strength."""
         with_pile = rank_counts_of([*view["hand"], *view["pile"]])
         power = strength(with_pile, self.rules)
         if SOLO in legal and power >= self.open_solo_at:
             return SOLO
-        if TRANSFER in legal:
-            return ACCEPT if power >= self.dark_solo_at else TRANSFER
+        if "B*" in view["hand"]:  # 登基 holding both is a dark solo
+            hand_on = next((a for a in (TRANSFER, DECLINE) if a in legal), ACCEPT)
+            return ACCEPT if power >= self.dark_solo_at else hand_on
         if ACCEPT in legal and (power >= self.accept_at or DECLINE not in legal):
             return ACCEPT
         return DECLINE if DECLINE in legal else legal[0]
@@ -165,8 +166,8 @@ class HeuristicBot:
         )
 
     def _answer(self, view: dict[str, Any], legal: list[Action], counts: list[int]) -> Action:
-        """Polls: 明独 (R9.2) and 抢独 (R11.4) overwhelming, 造反 (R9.5) and 明保 (R9.4)
-        strong, 踢 (R9.6) when the own side is strong."""
+        """Polls: 明独 (R9.2) and 抢独 (R11.4) overwhelming, 造反 (R9.5) strong, 明保 (R9.4,
+        R8.10) unless weak, 踢 (R9.6) when the own side is strong."""
         power = strength(counts, self.rules)
         wanted = {
             SOLO: self.open_solo_at,

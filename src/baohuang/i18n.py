@@ -43,6 +43,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ev.hand_of": ("{seat} 的手牌：{hand}", "{seat}'s hand: {hand}"),
     "ev.tribute_due": ("进贡：{payers}", "tribute (进贡): {payers}"),
     "ev.tribute_payer": ("{seat} 交 {n} 张", "{seat} pays {n}"),
+    "ev.tribute_payer_to": ("{seat} 交 {n} 张给 {to}（清3）", "{seat} pays {n} to {to} (清3)"),
     "ev.tribute_paid": ("{seat} 进贡", "{seat} pays tribute"),
     "ev.tribute_paid_card": ("{seat} 进贡 {card}", "{seat} pays tribute: {card}"),
     "ev.tribute_move": ("{src} 的贡牌交给 {dst}", "{src}'s tribute goes to {dst}"),
@@ -51,8 +52,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{src}'s tribute {card} goes to {dst}",
     ),
     "ev.candidate": ("{seat} 是皇帝候选人，牌堆：{pile}", "{seat} is the candidate, pile: {pile}"),
+    "pile.empty": ("（空）", "(empty)"),
     "ev.decline": ("{seat} 放弃", "{seat} declines"),
     "ev.decline_added": ("{seat} 放弃，并加上一张 {card}", "{seat} declines and adds {card}"),
+    "ev.holder_yields": (
+        "{seat} 拿着皇牌 R*，让位给 {to}",
+        "{seat} holds the emperor card R* and yields (让位) to {to}",
+    ),
+    "ev.holder_accepts": (
+        "{seat} 拿着皇牌 R*，登基当皇帝",
+        "{seat} holds the emperor card R* and takes the throne (登基)",
+    ),
     "ev.decline_auto": ("（没有可叫的三张，自动放弃）", " (no callable triple: automatic)"),
     "ev.void": (
         "没有人当皇帝：这副牌作废，重新发牌",
@@ -94,7 +104,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     # events of the fixed-guard and 叫保 families (R9, R11), 清3 (R6.8), 逃跑 (R10.4)
     "ev.dealer": ("（从 {seat} 开始发牌）", " (dealt from {seat})"),
-    "ev.roles": ("{seat} 是皇帝", "{seat} is the emperor"),
     "ev.you_guard_marked": (
         "你拿着保牌 B*：你是保皇派（只有你自己知道）",
         "you hold B*: you are the guard (only you know)",
@@ -105,12 +114,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "ev.poll": ("问{name}：{seats} 依次表态", "asking for {name}: {seats} in turn"),
     "poll.solo": ("明独", "open solo (明独)"),
-    "poll.guard": ("明保/造反", "明保 / 造反"),
+    "poll.show": ("明保", "明保 (the guard may show itself)"),
+    "poll.rebel": ("造反", "造反 (rebellion)"),
     "poll.kick": ("踢", "a kick (踢)"),
     "poll.grab": ("抢独", "grab solo (抢独)"),
     "ev.transfer": (
         "{seat} 转让：把皇牌交给 {to}，{to} 必须登基",
         "{seat} transfers (转让) the emperor card to {to}, who must be emperor",
+    ),
+    "ev.transfer_reveals": (
+        "{seat} 拿着保牌 B*，是保皇派",
+        "{seat} holds B*: the guard",
     ),
     "ev.open_solo.declared": (
         "{seat} 明独！一个人公开对四家",
@@ -120,13 +134,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{seat} 抢独！当皇帝，一个人公开对四家，其余都是反贼",
         "{seat} grabs the solo (抢独): emperor alone against four, everyone else a rebel",
     ),
-    "ev.declare.solo": ("{seat} 明独", "{seat}: open solo (明独)"),
     "ev.declare.show": ("{seat} 明保：我是保皇派", "{seat} shows (明保): I am the guard"),
     "ev.declare.rebel": ("{seat} 造反！", "{seat} rebels (造反)!"),
-    "ev.declare.kick": ("{seat} 踢！", "{seat} kicks (踢)!"),
-    "ev.declare.grab": ("{seat} 抢独！", "{seat} grabs the solo (抢独)!"),
     "ev.pass.solo": ("{seat} 不明独", "{seat}: no open solo"),
-    "ev.pass.guard": ("{seat} 过（暗保/不造反）", "{seat} passes (no 明保, no 造反)"),
+    "ev.pass.show": ("{seat} 不明保", "{seat}: no 明保"),
+    "ev.pass.rebel": ("{seat} 不造反", "{seat}: no 造反"),
     "ev.pass.kick": ("{seat} 不踢", "{seat}: no kick"),
     "ev.pass.grab": ("{seat} 不抢独", "{seat}: no grab"),
     "ev.rebellion.success": (
@@ -134,7 +146,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the rebellion (造反) succeeds ({rebels}): the score is doubled",
     ),
     "ev.rebellion.failed": ("造反不成（{rebels}）", "the rebellion (造反) fails ({rebels})"),
-    "ev.kick": ("有人踢了：分数再加倍", "a kick (踢): the score is doubled once more"),
+    "ev.kick": ("{seat} 踢！分数再加倍", "{seat} kicks (踢): the score is doubled once more"),
     "ev.cleared": (
         "{by} 清3：压过了 {seat} 的牌，下一局 {seat} 要给 {by} 进贡一张最大的牌",
         "{by} clears the 3s (清3) of {seat}: next game {seat} pays {by} its highest card",
@@ -154,13 +166,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "st.lead": ("{seat} 出的 {play}（{cards}）", "{play} ({cards}) by {seat}"),
     # prompts and input
     "prompt.candidate": (
-        "你是皇帝候选人，牌堆 {pile}：同意 还是 放弃？",
-        "you are the candidate, pile {pile}: accept or decline?",
+        "你是皇帝候选人，牌堆 {pile}：{options}？",
+        "you are the candidate, pile {pile}: {options}?",
     ),
-    "prompt.call": (
-        "请叫牌：call 9h（叫三张）或 solo 9h（明独）",
-        "call a triple (call 9h) or declare open solo (solo 9h)",
-    ),
+    "prompt.call": ("请叫牌：{options}", "call: {options}"),
+    "prompt.call.call": ("call {card}（叫三张）", "call {card} (a triple)"),
+    "prompt.call.shown": ("solo {card}（明独）", "solo {card} (open solo, 明独)"),
+    "prompt.call.solo": ("solo（明独保）", "solo (open solo, 明独保)"),
+    "prompt.or": ("或", "or"),
     "prompt.tribute": (
         "请进贡一张最大的牌：tribute 2h",
         "pay your highest card as tribute: tribute 2h",
@@ -178,9 +191,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "明独吗？solo（明独）或 pass（过）",
         "declare open solo? solo (明独) or pass",
     ),
-    "prompt.poll.guard": (
-        "明保还是造反？show 明保 / rebel 造反 / pass 暗保、不造反",
-        "show (明保) or rebel (造反)? show / rebel / pass (暗保, no 造反)",
+    "prompt.poll.show.guard": (
+        "你是保皇派：明保还是暗保？show（明保）或 pass（暗保）",
+        "you are the guard: show yourself? show (明保) or pass (暗保)",
+    ),
+    "prompt.poll.show.other": (
+        "保皇派在选明保还是暗保：你不是保皇派，请 pass（过）",
+        "the guard chooses 明保 or 暗保: you are not the guard, so pass",
+    ),
+    "prompt.poll.rebel.guard": (
+        "问造反：你是保皇派，请 pass（不造反）",
+        "asking for 造反: you are the guard, so pass",
+    ),
+    "prompt.poll.rebel.other": (
+        "造反吗？两家以上造反就成功：rebel（造反）或 pass（不造反）",
+        "rebel (造反)? two or more rebels succeed: rebel or pass",
     ),
     "prompt.poll.kick": ("踢吗？kick（踢）或 pass（不踢）", "kick (踢)? kick or pass"),
     "prompt.poll.grab": (
@@ -188,14 +213,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "grab the solo (抢独)? grab or pass",
     ),
     "help.commands": (
-        "输入：出牌 BB999 或 9h 9h 9s B B；过/pass；同意/登基/accept；放弃/让位/decline；"
-        "call 9h 叫牌；solo 9h 或 solo 明独；transfer 转让；show 明保；rebel 造反；kick 踢；"
-        "grab 抢独；pass 也就是 暗保/不造反/不踢/不抢；tribute 2h 进贡；逃跑 0 (-30 分)；"
-        "help/? 帮助；quit 退出",
-        "enter: a play BB999 or 9h 9h 9s B B; pass/过; accept/同意/登基; decline/放弃/让位; "
-        "call 9h; solo 9h or solo (明独); transfer (转让); show (明保); rebel (造反); "
-        "kick (踢); grab (抢独); pass also means 暗保 / no 造反 / no 踢 / no 抢独; "
-        "tribute 2h; escape 0 (逃跑, -30 points); help/? for help; quit to leave",
+        "输入：出牌 BB999、9 9 9 B B 或 9h 9h 9s B B；过/pass；同意/登基/accept；"
+        "放弃/让位/decline；call 9h 叫牌；solo 9h 或 solo 明独；transfer 转让；show 明保；"
+        "rebel 造反；kick 踢；grab 抢独；pass 也就是 暗保/不造反/不踢/不抢；tribute 2h 进贡；"
+        "逃跑/escape（-30 分）；help/? 帮助；quit 退出",
+        "enter: a play BB999, 9 9 9 B B or 9h 9h 9s B B; pass/过; accept/同意/登基; "
+        "decline/放弃/让位; call 9h; solo 9h or solo (明独); transfer (转让); show (明保); "
+        "rebel (造反); kick (踢); grab (抢独); pass also means 暗保 / no 造反 / no 踢 / no 抢独; "
+        "tribute 2h; escape/逃跑 (-30 points); help/? for help; quit to leave",
     ),
     "err.notation": ("输入有误：{msg}", "bad input: {msg}"),
     "err.illegal": ("不合规则：{msg}", "not legal: {msg}"),
@@ -253,6 +278,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "查看一种预设：baohuang rules 预设名 [--option 键=值]",
         "one preset in full: baohuang rules PRESET [--option key=value]",
     ),
+    "rules.docs_error": ("写不了 {path}：{msg}", "cannot write {path}: {msg}"),
     "rules.option_alone": (
         "--option 要跟一个预设一起用，如 baohuang rules classic --option roast=true",
         "--option needs a preset, like: baohuang rules classic --option roast=true",
@@ -275,6 +301,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "desc.feat.qq_jokers": ("QQ 王规则", "QQ joker rule"),
     "desc.feat.hold_sixes": ("憋6", "hold sixes (憋6)"),
     "desc.feat.hold_threes": ("清3", "hold threes (清3)"),
+    "desc.feat.qq_chain": ("QQ 传底牌", "the QQ chain (底牌)"),
+    "desc.feat.qq_open_guard": ("QQ 明保", "QQ 明保"),
     "desc.feat.open_solo_anyone": ("人人可明独", "open solo by anyone (明独)"),
     "desc.feat.yielding": ("让位", "yielding (让位)"),
     "desc.feat.rebellion": ("造反", "rebellion (造反)"),
@@ -304,6 +332,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "一张大王先放在一边当皇牌，其余 {dealt} 张从随机一家开始按出牌顺序逐张发完：{hands}。",
         "One big joker is set aside as the emperor card; the other {dealt} are dealt one by one "
         "in play order from a random seat: {hands}.",
+    ),
+    "desc.deal.starter": (
+        "没有牌放在一边，从起手家开始按出牌顺序逐张发完 {dealt} 张：{hands}；"
+        "第一局起手家是随机一家，以后是上一局的皇帝。",
+        "Nothing is set aside: all {dealt} cards are dealt one by one in play order from the "
+        "starter: {hands}; the starter is a random seat in the first game, then the previous "
+        "game's emperor.",
     ),
     "desc.deal.dealer": (
         "从庄家开始按出牌顺序逐张发完 {dealt} 张：{hands}；第一局庄家是座位0，以后是上一局的皇帝。",
@@ -373,12 +408,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "6s go out together at the end (jokers may hang on).",
     ),
     "desc.hold_threes": (
-        "清3（R6.8）：3 也要最后一起出；只剩 3（和王）时出的那手牌不能被压，"
-        "被压了就是被清3，下一局要给清3的人进贡一张最大的牌。",
-        "Hold threes (清3, R6.8): 3s also go out last, together; the play that leaves only 3s "
-        "(and jokers) must go unbeaten; whoever beats it clears the 3s and gets the cleared "
-        "player's highest card as tribute next game.",
+        "清3（R6.8）：3 也要最后一起出；出完一手后剩下的牌能和 3 一起一手出完（{rest}），"
+        "这手牌就不能被压，被压了就是被清3，下一局要给清3的人进贡一张最大的牌。",
+        "Hold threes (清3, R6.8): 3s also go out last, together; the play after which all that "
+        "is left could go out with the 3s in one play ({rest}) must go unbeaten; whoever beats "
+        "it clears the 3s and gets the cleared player's highest card as tribute next game.",
     ),
+    "desc.hold_threes.jokers": ("3 加王", "3s and jokers"),
+    "desc.hold_threes.twos": ("3 加王，2 也可以配", "3s and jokers, 2s filling in"),
     "desc.triple": (
         "可叫的三张：同一张牌（点数和花色都相同，不是 2 也不是王）有三张或更多。",
         "A callable triple is three or more copies of one suited card (same rank and suit, "
@@ -412,6 +449,26 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "If the emperor holds the 4th copy too, it is a dark solo (暗独): alone against four, "
         "in secret.",
     ),
+    "desc.r8.qq_candidate": (
+        "起手家先当皇帝候选人，牌堆（底牌）是空的。没有可叫三张的候选人自动放弃。",
+        "The starter is the first candidate, with an empty pile (底牌). A candidate with no "
+        "callable triple declines automatically.",
+    ),
+    "desc.r8.qq_decline": (
+        "候选人 同意（当皇帝，收下牌堆）或 放弃：往牌堆添一张牌再交给上家，起手家添最大的"
+        "（大王，没有就小王，再没有就一张 2），其他人添一张 2（没有就小王，再没有就大王）。",
+        "The candidate accepts (同意: emperor, taking the pile) or declines (放弃), adding a card "
+        "to the pile and handing it to the 上家: the starter its biggest (R, else B, else a 2), "
+        "anyone else a 2 (else B, else R).",
+    ),
+    "desc.r8.show": (
+        "明保：叫牌之后，从皇帝的下家起依次问每一家；保皇派可以亮出叫的那张牌明保，别人只能过。"
+        "明保以后，皇帝头科、保皇派二科才算赢，否则算输；分数 ×2。",
+        "明保: after the call every other seat is asked in turn from the emperor's 下家; the "
+        "guard may show its copy of the called card, the others can only pass. After a 明保 the "
+        "emperor's side wins only with the emperor 1st and the guard 2nd, and loses otherwise; "
+        "points ×2.",
+    ),
     "desc.r8.open": (
         "明独：亮出同一张牌的四张（不是 2 也不是王），一个人公开对四家。",
         "Open solo (明独): show four copies of one suited card (not a 2, not a joker) and play "
@@ -438,24 +495,40 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "拿 R* 的人必须登基，不能让位。",
         "The R* holder must take the throne (登基); no yielding.",
     ),
-    "desc.r9.both": (
+    "desc.r9.both.transfer": (
         "同时拿到 R* 和 B* 的人可以：独保（明独，一个人公开对四家）；登基不声明"
         "（暗独：又是皇帝又是保皇派，别人不知道）；或者 转让（把 R* 交给上家，上家必须登基，"
-        "自己还是保皇派）。",
+        "自己还是保皇派，因为只有拿着 B* 才能转让，大家就知道了）。",
         "A player holding both R* and B* chooses: 独保 (open solo, alone against four, "
         "openly); 登基 without a word (dark solo 暗独, emperor and guard at once, in secret); or "
-        "转让 (transfer R* to the 上家, who must be emperor, staying the guard).",
+        "转让 (transfer R* to the 上家, who must be emperor, staying the guard, known to all "
+        "since only B*'s holder may transfer).",
+    ),
+    "desc.r9.both.yield": (
+        "同时拿到 R* 和 B* 的人可以：独保（明独，一个人公开对四家）；登基不声明"
+        "（暗独：又是皇帝又是保皇派，别人不知道）；或者像别人一样让位：只交 R*，保牌留在手里，"
+        "自己是保皇派，看起来和别人让位一样。",
+        "A player holding both R* and B* chooses: 独保 (open solo, alone against four, "
+        "openly); 登基 without a word (dark solo 暗独, emperor and guard at once, in secret); or "
+        "to yield like anyone, handing on R* alone and keeping B* as the guard: the yield looks "
+        "like anyone else's.",
     ),
     "desc.r9.guard": (
-        "保皇派可以明保（亮明身份）或暗保（不亮）；打出 B* 就亮明了。",
-        "The guard may show itself (明保) or stay hidden (暗保); playing B* reveals it.",
+        "皇帝定下以后，先从皇帝的下家起依次问明保：保皇派可以明保（亮明身份）或暗保（过），"
+        "别人只能过，看不出谁是保皇派；打出 B* 也就亮明了。",
+        "Once the emperor is settled, every other seat is asked about 明保 first, in turn from "
+        "the emperor's 下家: the guard may show itself (明保) or stay hidden (暗保, a pass), "
+        "the others can only pass, so nobody learns who the guard is; playing B* reveals it "
+        "too.",
     ),
     "desc.r11.card": (
         "拿皇牌 R* 的人可以登基，也可以让位给上家（不添 2）；没有可叫三张的人自动让位。"
-        "一圈之后，原来拿 R* 的人能当就必须当皇帝；谁都不能当，重新发牌。",
+        "传完一圈后，能当的就必须当皇帝，除非手里有同一张牌四张（还可以让）；两圈都没人当，"
+        "重新发牌。",
         "The R* holder may take the throne (登基) or yield (让位) to the 上家, adding no 2s; a "
-        "player without a callable triple yields automatically. After one lap the first holder "
-        "must be emperor if able; if nobody is able, the cards are dealt anew.",
+        "player without a callable triple yields automatically. After one lap a candidate able "
+        "to be emperor must be, unless it holds four identical cards (it may still yield); if "
+        "nobody is emperor after the second lap, the cards are dealt anew.",
     ),
     "desc.r11.call": (
         "皇帝叫一张可叫的三张：持第四张的人是保皇派；第四张也在自己手里，或者叫四张相同的牌，"
@@ -588,7 +661,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "arena.json": ("结果已写入 {path}", "results written to {path}"),
     # replay
-    "replay.title": ("回放 {path}（种子 {seed}）", "replay of {path} (seed {seed})"),
+    "replay.title": ("回放 {path}", "replay of {path}"),
+    "replay.seed": ("发牌种子 {seed}", "dealt from seed {seed}"),
+    "replay.seed.game": (
+        "发牌种子 {seed}：种子 {base} 的第 {n} 局",
+        "dealt from seed {seed}: game {n} of seed {base}",
+    ),
+    "replay.match": (
+        "第 {n}/{games} 局，比赛种子 {base}",
+        "game {n} of {games}, match seed {base}",
+    ),
     "replay.unfinished": ("记录中的对局没有打完", "the recorded game is not finished"),
     "replay.error": ("记录有误：{msg}", "bad record: {msg}"),
 }

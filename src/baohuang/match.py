@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from .game import Game, new_game
 from .rules import Rules
@@ -28,15 +28,18 @@ class Match:
         games: int = 1,
         seed: int | str = 0,
         seeds: Callable[[int], str] | None = None,
+        results: Sequence[GameResult] = (),
     ) -> None:
+        """``results``: the games already played (a match resumed at its next game)."""
         if games < 1:
             raise ValueError(f"a match has at least one game, not {games}")
         self.rules = rules or Rules()
         self.games = games
         self.seed = seed
         self.seeds = seeds or (lambda index: game_seed(seed, index))
-        self.results: list[GameResult] = []
-        self.game: Game = new_game(self.rules, self.seeds(0))
+        self.results: list[GameResult] = list(results)
+        previous = self.results[-1] if self.results else None
+        self.game: Game = new_game(self.rules, self.seeds(self.index), previous)
 
     @property
     def index(self) -> int:

@@ -23,6 +23,7 @@ from .plays import (
     _PLAYS,
     MAX_JOKERS,
     MAX_RANK_COUNT,
+    QQ_UNBEATABLE,
     SIX,
     THREE,
     Play,
@@ -161,7 +162,9 @@ def _joker_splits(size: int, need: int, have_small: int, have_big: int) -> list[
 def following_plays(counts: Sequence[int], current: Play, rules: Rules) -> list[Play]:
     """Every distinct play from these rank counts that beats ``current`` (R4, R5.1, R5.2)."""
     if rules.qq_jokers:
-        need = 2 * current.big + current.small  # R5.2: a play with R can be beaten
+        # R5.2: a play with one R can be beaten, one with two or more cannot
+        unbeatable = current.big >= QQ_UNBEATABLE
+        need = MAX_JOKERS + 1 if unbeatable else 2 * current.big + current.small
     else:
         need = MAX_JOKERS + 1 if current.big else current.small  # R4: R is unbeatable
     plays: list[Play] = []

@@ -33,6 +33,8 @@ MAX_JOKERS = 4
 #: The ranks that R6.8 清3 and R6.7 憋6 hold back.
 THREE = rank_index("3")
 SIX = rank_index("6")
+#: R5.2: under the QQ joker rule a play with this many big jokers cannot be beaten.
+QQ_UNBEATABLE = 2
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -258,13 +260,15 @@ def beats_roast(response: Play, current: Play) -> bool:
 
 def beats_qq(response: Play, current: Play) -> bool:
     """R5.2 QQ joker rule: same size, a higher rank, and ``2b + s`` big jokers against ``b`` R
-    and ``s`` B (the response's small jokers do not count). A play with R can be beaten.
+    and ``s`` B (the response's small jokers do not count). A play with one R can be beaten; one
+    with two or more cannot (000: "2张大王没人能管").
     """
     # [decision] The rank must be higher only when both plays have non-joker cards: a
     # pure-joker response counts as higher than any rank, and against a pure-joker play (rank
     # -1) any rank is higher (the joker count then forces an all-R response anyway).
     return (
         response.size == current.size
+        and current.big < QQ_UNBEATABLE
         and response.big >= 2 * current.big + current.small
         and (response.count == 0 or response.rank > current.rank)
     )

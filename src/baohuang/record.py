@@ -4,6 +4,7 @@ Format ``baohuang-record`` version 1 (see ``docs/record-format.md``)::
 
     {
       "format": "baohuang-record", "version": 1,
+      "rules_version": 2,                                    # RULES_VERSION when recorded
       "rules": {...every Rules field...},
       "seed": "42/0",
       "previous": null | {...the previous game's result in a match: tribute, dealer...},
@@ -14,7 +15,9 @@ Format ``baohuang-record`` version 1 (see ``docs/record-format.md``)::
     }
 
 Same rules, seed, tribute and actions give the same game on every machine: the deal's
-randomness comes only from ``random.Random(f"{seed}:{deal}")``.
+randomness comes only from ``random.Random(f"{seed}:{deal}")``. A record made under an older
+reading of the rules (``rules_version``, absent before version 2) replays when the revision did
+not touch it; when it did, the replay says that the record predates the rules change.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from .actions import Escape, parse_action
 from .errors import IllegalActionError, NotationError, RulesError
 from .errors import RecordError as RecordError
 from .game import Game, new_game
-from .rules import Rules
+from .rules import RULES_VERSION, Rules
 from .scoring import GameResult
 
 FORMAT = "baohuang-record"
@@ -39,6 +42,7 @@ def to_record(game: Game, match: dict[str, Any] | None = None) -> dict[str, Any]
     return {
         "format": FORMAT,
         "version": VERSION,
+        "rules_version": RULES_VERSION,
         "rules": game.rules.to_dict(),
         "seed": game.seed,
         "previous": game.previous.to_dict() if game.previous else None,
@@ -50,6 +54,7 @@ def to_record(game: Game, match: dict[str, Any] | None = None) -> dict[str, Any]
 
 
 def write_record(game: Game, path: str | Path, match: dict[str, Any] | None = None) -> None:
+    """Write :func:`to_record` of ``game`` to ``path`` as compact UTF-8 JSON."""
     Path(path).write_text(
         json.dumps(to_record(game, match), ensure_ascii=False, separators=(",", ":")),
         encoding="utf-8",
@@ -90,6 +95,23 @@ def check_record(data: Any) -> None:
                 f"record field {key!r} is missing or has the wrong type",
                 zh=f"牌谱缺少字段 {key!r} 或类型不对",
             )
+    made = rules_version(data)
+    if not 1 <= made <= RULES_VERSION:
+        raise RecordError(
+            f"the record's rules_version {made} is newer than this engine's ({RULES_VERSION})",
+            zh=f"牌谱的规则版本 {made} 比本程序的（{RULES_VERSION}）还新",
+        )
+
+
+def rules_version(data: dict[str, Any]) -> int:
+    """The reading of the rules a record was made under (1 before the field existed)."""
+    made = data.get("rules_version", 1)
+    if not isinstance(made, int) or isinstance(made, bool):
+        raise RecordError(
+            f"record field 'rules_version' must be a whole number, not {made!r}",
+            zh=f"牌谱字段 'rules_version' 应为整数，不是 {made!r}",
+        )
+    return made
 
 
 def _check_events(game: Game, recorded: Any) -> None:
@@ -113,8 +135,28 @@ def _check_events(game: Game, recorded: Any) -> None:
 
 
 def replay(data: dict[str, Any]) -> Game:
-    """Re-apply every action of a record through the engine and check its result."""
+    """Re-apply every action of a record through the engine and check its result.
+
+    A record from an older reading of the rules that no longer replays raises a
+    :class:`RecordError` saying so (docs/rules.md, "Rules versions").
+    """
     check_record(data)
+    try:
+        return _replay(data)
+    except RecordError as exc:
+        made = rules_version(data)
+        if made == RULES_VERSION:
+            raise
+        raise RecordError(
+            f"this record predates a rules change (made under rules version {made}, this engine "
+            f"plays version {RULES_VERSION}; docs/rules.md lists the changes) and does not "
+            f"replay: {exc}",
+            zh=f"这份牌谱早于规则修订（记录时规则版本 {made}，本程序为版本 {RULES_VERSION}；"
+            f"修订见 docs/rules.md），无法重放：{exc.text('zh')}",
+        ) from None
+
+
+def _replay(data: dict[str, Any]) -> Game:
     try:
         rules = Rules.from_dict(data["rules"])
         before = data.get("previous")
@@ -137,8 +179,9 @@ def replay(data: dict[str, Any]) -> Game:
                 )
             game.apply(action)
         except (NotationError, IllegalActionError) as exc:
+            seat, text = entry["seat"], entry["action"]
             raise RecordError(
-                f"{entry['action']!r}: {exc}", index, f"{entry['action']!r}：{exc.text('zh')}"
+                f"seat {seat}, {text!r}: {exc}", index, f"座位{seat} {text!r}：{exc.text('zh')}"
             ) from None
     recorded = data.get("result")
     if recorded is not None:

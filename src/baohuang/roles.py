@@ -1,15 +1,18 @@
 """Before the first play: the deal, tribute, and choosing the emperor and the guard.
 
-Three families (Rules.selection):
+Three families (Rules.selection), in words in ``docs/rules.md``:
 
-- ``called`` (R8): the emperor card set aside goes round a candidate chain; the emperor calls a
-  triple and the holder of the 4th copy is the guard (暗独 with all four, 明独 by showing four).
-- ``fixed`` (R9): the marked ``R*`` makes the emperor and ``B*`` the guard; weihai's 明独 by anyone,
-  the double holder's 独保 / 登基 / 转让, yielding with cards added (KK/联众 simple).
+- ``called`` (R8): the emperor card set aside goes round a candidate chain (or, R8.9, the QQ
+  chain builds a pile from nothing); the emperor calls a triple and the holder of the 4th copy is
+  the guard (暗独 with all four, 明独 by showing four).
+- ``fixed`` (R9): the marked ``R*`` makes the emperor and ``B*`` the guard; weihai's 明独 by anyone
+  and the double holder's 独保 / 登基 / 转让; yielding with cards added (KK/联众 simple), where a
+  double holder yields like anyone.
 - ``kk_classic`` (R11): the ``R*`` holder may yield, then calls as in R8 or declares 明独保.
 
-Then, as the rules ask: 抢独 (R11.4), one poll for 明保 and 造反 (R9.4, R9.5; a guard's 暗保 and a
-rebel's "no" are the same ``pass``), 踢 (R9.6), and the first round (R6.1).
+Then, as the rules ask: 抢独 (R11.4), the 明保 poll (R9.4, R8.10: only the guard may show; every
+other answer is ``pass``), the 造反 poll (R9.5: the guard's only answer is ``pass``), 踢 (R9.6),
+and the first round (R6.1).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from .actions import (
     Tribute,
 )
 from .cards import (
+    B_CARD,
     B_MARKED,
     BIG_JOKER,
     CARDS,
@@ -57,6 +61,11 @@ def callable_ids(row: list[int]) -> list[int]:
     return [cid for cid in range(TWO * 4) if row[cid] >= 3]
 
 
+def holds_four(row: list[int]) -> bool:
+    """Four copies of one suited card, 2s included (R11.2 may still yield, R11.4 抢独)."""
+    return any(row[cid] >= 4 for cid in range(TWO * 4 + 4))
+
+
 class RolePhases(GameState):
     """Deal, tribute and role selection; mixed into :class:`~baohuang.game.Game`."""
 
@@ -72,8 +81,13 @@ class RolePhases(GameState):
         if rules.emperor_card_aside:
             pack.remove(R_CARD)  # R8.1: the emperor card
         rng.shuffle(pack)
-        # R8.1: from a random seat; R9.1: from the dealer.
-        start = rng.randrange(SEATS) if rules.selection == "called" else self.dealer
+        previous = self.previous.emperor if self.previous else None
+        if rules.selection != "called":
+            start = self.dealer  # R9.1
+        elif rules.qq_chain and previous is not None:
+            start = previous  # R8.9: the previous emperor starts
+        else:
+            start = rng.randrange(SEATS)  # R8.1: a random seat
         self.cards = [[0] * NUM_CARD_IDS for _ in range(SEATS)]
         self.counts = [[0] * NUM_RANKS for _ in range(SEATS)]
         for i, card in enumerate(pack):
@@ -83,7 +97,8 @@ class RolePhases(GameState):
         self.sizes = [sum(c) for c in self.counts]
         self._hand_texts = [None] * SEATS
         self.played = [0] * NUM_RANKS
-        self.c0 = rng.randrange(SEATS)
+        # R8.3: a random first candidate; R8.9: the starter, the seat dealt first
+        self.c0 = start if rules.qq_chain else rng.randrange(SEATS)
         self.pile = [R_CARD] if rules.emperor_card_aside else []
         self.cand_turn = 0
         self.forced = False
@@ -197,22 +212,29 @@ class RolePhases(GameState):
         rules = self.rules
         row = self.cards[seat]
         if rules.selection == "fixed":
-            pass_on = [DECLINE] if rules.yielding else []
+            pass_on: list[Action] = [DECLINE] if rules.yielding else []
             if row[B_MARKED.id]:
-                # R9.3: the seat dealt both may 登基 (dark), 独保 or 转让; a later candidate
-                # holding B* may 登基, 独保 or yield like anyone.
-                return [ACCEPT, SOLO, *([TRANSFER] if self.cand_turn == 0 else pass_on)]
+                # R9.3: holding both, 登基 (a dark solo), 独保, or hand R* on: a yield like
+                # anyone's (KK/联众 simple, keeping B*) or weihai's 转让.
+                return [ACCEPT, SOLO, *(pass_on or [TRANSFER])]
             return [ACCEPT, *pass_on]
-        able = bool(callable_ids(row))
-        if rules.selection == "kk_classic" and self.cand_turn >= SEATS:
-            return [ACCEPT] if able else [DECLINE]  # R11.2: after a lap, whoever is able
-        return [ACCEPT, DECLINE] if able else [DECLINE]
+        if not callable_ids(row):
+            return [DECLINE]  # R8.4
+        if rules.selection == "kk_classic" and self.cand_turn >= SEATS and not holds_four(row):
+            return [ACCEPT]  # R11.2: after a lap the able must accept, but four of a card
+        return [ACCEPT, DECLINE]
 
     def _yield_card(self, seat: int) -> Card | None:
-        """The card a yielder adds to the pile: R8.5 one 2; R9.3 a 2, else the top non-joker."""
-        selection, turn = self.rules.selection, self.cand_turn
+        """The card a yielder adds to the pile: R8.5 one 2; R8.9 the starter its biggest, the
+        others a 2, else B, else R; R9.3 a 2, else the top non-joker."""
+        rules, turn = self.rules, self.cand_turn
+        selection = rules.selection
         row = self.cards[seat]
         twos = [CARDS[cid] for cid in range(TWO * 4, TWO * 4 + 4) if row[cid]]
+        if rules.qq_chain and turn < SEATS:
+            jokers = [c for c in (R_CARD, B_CARD) if row[c.id]]
+            order = [*jokers, *twos[:1]] if turn == 0 else [*twos[:1], *reversed(jokers)]
+            return order[0] if order else None
         if selection == "called" and 0 < turn < SEATS:
             return twos[0] if twos else None
         if selection == "fixed" and turn > 0:
@@ -223,7 +245,9 @@ class RolePhases(GameState):
         return None
 
     def _pass_pile(self, seat: int, kind: str, auto: bool = False) -> None:
-        """Hand the pile to the 上家 (a decline, or a 转让), adding the yield card."""
+        """Hand the pile to the 上家 (a decline, or weihai's 转让), adding the yield card.
+
+        A 转让 shows that ``seat`` holds B*: it reveals the guard (R9.3, R14)."""
         added = self._yield_card(seat)
         if added is not None:
             self._take(seat, added)
@@ -241,7 +265,8 @@ class RolePhases(GameState):
         )
         self.cand_turn += 1
         if kind == "transfer":
-            self.forced = True
+            self.forced = self.guard_revealed = True
+            self._event("reveal", {"seat": seat, "role": "guard"})
         elif self.cand_turn >= CHAIN_TURNS[self.rules.selection]:
             self._redeal()
             return
@@ -309,7 +334,7 @@ class RolePhases(GameState):
             options.append(SOLO)  # R11.3 明独保
         return options
 
-    # ---------------------------------------------------------- polls (R9.2, R9.4–R9.6, R11.4)
+    # ------------------------------------------------- polls (R8.10, R9.2, R9.4–R9.6, R11.4)
 
     def _roles_settled(self) -> None:
         if self.rules.grab_solo and not self.open_solo:
@@ -318,12 +343,19 @@ class RolePhases(GameState):
             self._after_grab()
 
     def _after_grab(self) -> None:
-        if not self.open_solo and (self.rules.rebellion or self.rules.selection == "fixed"):
-            self._start_poll("guard")
+        """R9.4, R8.10: 明保 is asked first, so rebels decide knowing whether the guard is open."""
+        if not self.open_solo and self.rules.guard_may_show:
+            self._start_poll("show")
         else:
-            self._after_guard()
+            self._after_show()
 
-    def _after_guard(self) -> None:
+    def _after_show(self) -> None:
+        if not self.open_solo and self.rules.rebellion:
+            self._start_poll("rebel")
+        else:
+            self._after_rebel()
+
+    def _after_rebel(self) -> None:
         if self.rules.kick and (self.open_solo or self.open_guard or self.rebellion):
             self._start_poll("kick")
         else:
@@ -342,7 +374,7 @@ class RolePhases(GameState):
         assert e is not None
         if poll == "grab":
             return [(e - i) % SEATS for i in range(1, SEATS)]  # nearest by 上家 first
-        if poll == "guard":
+        if poll in ("show", "rebel"):
             return [(e + i) % SEATS for i in range(1, SEATS)]  # from the 下家, in play order
         # R9.6: the side opposing each declaration made.
         team = {e} | ({self.guard} if self.guard is not None else set())
@@ -371,14 +403,12 @@ class RolePhases(GameState):
         if poll == "kick":
             return [KICK, PASS]
         if poll == "grab":
-            row = self.cards[seat]
             jokers = self.counts[seat][SMALL_JOKER] + self.counts[seat][BIG_JOKER]
-            able = jokers >= 3 and any(row[cid] >= 4 for cid in range(52))
+            able = jokers >= 3 and holds_four(self.cards[seat])
             return [GRAB, PASS] if able else [PASS]
-        if seat != self.guard:
-            return [REBEL, PASS]
-        can_show = self.rules.selection == "fixed" and not self.guard_revealed
-        return [SHOW, PASS] if can_show else [PASS]  # R9.5: the guard may only decline
+        if poll == "show":
+            return [SHOW, PASS] if seat == self.guard else [PASS]  # R9.4, R8.10
+        return [PASS] if seat == self.guard else [REBEL, PASS]  # R9.5: the guard only declines
 
     def _answer(self, seat: int, action: Action) -> None:
         poll = self.poll
@@ -400,8 +430,10 @@ class RolePhases(GameState):
             self._start_play()
             return
         if action is SHOW:
-            self.open_guard = self.guard_revealed = True  # R9.4 明保
-            self._event("reveal", {"seat": seat, "role": "guard"})
+            self.open_guard = True  # R9.4, R8.10 明保 (a 转让 may have revealed the guard)
+            if not self.guard_revealed:
+                self.guard_revealed = True
+                self._event("reveal", {"seat": seat, "role": "guard"})
         elif action is REBEL:
             self.poll_yes.append(seat)
         if self.poll_queue:
@@ -416,9 +448,11 @@ class RolePhases(GameState):
             self._start_chain()
         elif poll == "grab":
             self._after_grab()
-        elif poll == "guard":
+        elif poll == "show":
+            self._after_show()
+        elif poll == "rebel":
             self._settle_rebellion()
-            self._after_guard()
+            self._after_rebel()
         else:
             self._start_play()
 

@@ -1,6 +1,7 @@
 """Rule sets (R7): a preset is a named, frozen set of option values.
 
-Code asks the options, never the preset's name.
+Code asks the options, never the preset's name. The rules in words, section by section, are in
+``docs/rules.md``.
 """
 
 from __future__ import annotations
@@ -15,6 +16,11 @@ from .errors import RulesError as RulesError
 Selection = Literal["called", "fixed", "kk_classic"]
 Scoring = Literal["classic", "kk", "weihai"]
 WinRule = Literal["team", "qq"]
+
+#: The engine's reading of the rules, stored in every record (docs/record-format.md). Raised
+#: whenever a rule changes so that a recorded game could play differently: version 2 is the
+#: revision of R5.2, R6.8, R8.9, R8.10, R9.3, R9.4, R11.2 (docs/rules.md, "Rules versions").
+RULES_VERSION = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +38,10 @@ class Rules:
     removed_sixes: int = 0
     #: R8.1: set one big joker aside as the emperor card.
     emperor_card_aside: bool = True
+    #: R8.9: the QQ chain: nothing aside, the starter first, every decliner adds a card.
+    qq_chain: bool = False
+    #: R8.10: QQ 明保: the called guard may show itself; emperor 1st and guard 2nd, or lose.
+    qq_open_guard: bool = False
     #: R9.2: anyone may declare 明独 before the emperor is settled (weihai).
     open_solo_anyone: bool = False
     #: R9.3: the R* holder may yield to the 上家 (KK/联众 simple).
@@ -76,8 +86,10 @@ class Rules:
         """A copy with ``options`` changed; unknown, mistyped or contradictory ones raise."""
         unknown = sorted(set(options) - OPTIONS)
         if unknown:
+            names = ", ".join(sorted(OPTIONS))
             raise RulesError(
-                f"unknown option {unknown[0]!r}: options are {', '.join(sorted(OPTIONS))}"
+                f"unknown option {unknown[0]!r}: options are {names}",
+                f"没有选项 {unknown[0]!r}：可选 {names}",
             )
         return self._with(options)
 
@@ -93,24 +105,43 @@ class Rules:
         for name, hint in get_type_hints(Rules).items():
             value = getattr(self, name)
             if get_origin(hint) is Literal and value not in get_args(hint):
+                allowed = ", ".join(get_args(hint))
                 raise RulesError(
-                    f"{name} must be one of {', '.join(get_args(hint))}, not {value!r}"
+                    f"{name} must be one of {allowed}, not {value!r}",
+                    f"{name} 只能是 {allowed} 之一，不是 {value!r}",
                 )
             if hint in (bool, str, int) and (
                 not isinstance(value, hint) or (hint is int and isinstance(value, bool))
             ):
-                kind = {bool: "true or false", str: "a string", int: "a whole number"}[hint]
-                raise RulesError(f"option {name} takes {kind}, not {value!r}")
+                en, zh = {
+                    bool: ("true or false", "true 或 false"),
+                    str: ("a string", "一个字符串"),
+                    int: ("a whole number", "一个整数"),
+                }[hint]
+                raise RulesError(
+                    f"option {name} takes {en}, not {value!r}",
+                    f"选项 {name} 要填 {zh}，不是 {value!r}",
+                )
         lowest = self.lowest_rank
         if self.hold_sixes and lowest > rank_index("6"):
-            raise RulesError(f"hold_sixes needs 6s, but ranks start at {self.ranks_from}")
+            raise RulesError(
+                f"hold_sixes needs 6s, but ranks start at {self.ranks_from}",
+                f"憋6（hold_sixes）要有 6，可牌从 {self.ranks_from} 开始",
+            )
         if self.hold_threes and lowest > 0:
-            raise RulesError(f"hold_threes needs 3s, but ranks start at {self.ranks_from}")
+            raise RulesError(
+                f"hold_threes needs 3s, but ranks start at {self.ranks_from}",
+                f"清3（hold_threes）要有 3，可牌从 {self.ranks_from} 开始",
+            )
         if lowest > rank_index("6"):
-            raise RulesError(f"ranks_from may be 3, 4, 5 or 6, not {self.ranks_from}")
+            raise RulesError(
+                f"ranks_from may be 3, 4, 5 or 6, not {self.ranks_from}",
+                f"ranks_from 只能是 3、4、5 或 6，不是 {self.ranks_from}",
+            )
         if not 0 <= self.removed_sixes <= 4 or (self.removed_sixes and lowest > rank_index("6")):
             raise RulesError(
-                f"removed_sixes must be 0-4 with 6s in the pack, not {self.removed_sixes}"
+                f"removed_sixes must be 0-4 with 6s in the pack, not {self.removed_sixes}",
+                f"removed_sixes 只能是 0-4，且牌里要有 6，不是 {self.removed_sixes}",
             )
         if self.hold_sixes and self.hold_threes:
             raise RulesError(
@@ -121,23 +152,36 @@ class Rules:
             )
         if self.roast and self.qq_jokers:
             raise RulesError(
-                "roast (R5.1) and the QQ joker rule (R5.2) are two different joker rules"
+                "roast (R5.1) and the QQ joker rule (R5.2) are two different joker rules",
+                "烤牌（R5.1）和 QQ 王规则（R5.2）是两种不同的王牌规则，只能用一种",
             )
-        if self.emperor_card_aside != (self.selection == "called"):
+        if (self.emperor_card_aside or self.qq_chain) != (self.selection == "called") or (
+            self.emperor_card_aside and self.qq_chain
+        ):
             raise RulesError(
-                "the emperor card is set aside (R8.1) exactly when the guard is called"
+                "a called guard's chain either sets the emperor card aside (R8.1) or is the QQ "
+                "chain (R8.9), one of them, and only when the guard is called",
+                "叫牌定保皇派时，皇牌要么放在一边（R8.1），要么用 QQ 的传法（R8.9），二者选一；"
+                "其他玩法都不用",
             )
         family_only = {
             "open_solo_anyone": "fixed",
             "yielding": "fixed",
             "kick": "fixed",
             "grab_solo": "kk_classic",
+            "qq_open_guard": "called",
         }
         for name, selection in family_only.items():
             if getattr(self, name) and self.selection != selection:
-                raise RulesError(f"{name} needs selection={selection}, not {self.selection}")
+                raise RulesError(
+                    f"{name} needs selection={selection}, not {self.selection}",
+                    f"{name} 只用于 selection={selection}，不是 {self.selection}",
+                )
         if self.kick and not self.rebellion:
-            raise RulesError("kick (踢, R9.6) follows rebellion (造反, R9.5): turn rebellion on")
+            raise RulesError(
+                "kick (踢, R9.6) follows rebellion (造反, R9.5): turn rebellion on",
+                "踢（R9.6）跟在造反（R9.5）之后：要先开造反",
+            )
 
     @property
     def marked(self) -> str:
@@ -145,16 +189,25 @@ class Rules:
         return {"called": "", "fixed": "RB", "kk_classic": "R"}[self.selection]
 
     @property
+    def guard_may_show(self) -> bool:
+        """Whether the guard is asked 明保 (R9.4 fixed family, R8.10 QQ)."""
+        return self.selection == "fixed" or self.qq_open_guard
+
+    @property
     def lowest_rank(self) -> int:
         """The rank index of ``ranks_from``."""
         if not isinstance(self.ranks_from, str):
-            raise RulesError(f"ranks_from must be a rank like 3 or 6, not {self.ranks_from!r}")
+            raise RulesError(
+                f"ranks_from must be a rank like 3 or 6, not {self.ranks_from!r}",
+                f"ranks_from 要填一个点数，如 3 或 6，不是 {self.ranks_from!r}",
+            )
         try:
             return rank_index(self.ranks_from)
         except NotationError as exc:
-            raise RulesError(f"ranks_from: {exc}") from None
+            raise RulesError(f"ranks_from: {exc}", f"ranks_from：{exc.text('zh')}") from None
 
     def to_dict(self) -> dict[str, Any]:
+        """Every field, JSON-serialisable (as stored in a record)."""
         return asdict(self)
 
     @staticmethod
@@ -163,7 +216,8 @@ class Rules:
         names = {f.name for f in fields(Rules)}
         unknown = sorted(set(data) - names)
         if unknown:
-            raise RulesError(f"unknown rules field(s) {', '.join(unknown)}")
+            listed = ", ".join(unknown)
+            raise RulesError(f"unknown rules field(s) {listed}", f"规则里没有这些字段：{listed}")
         return Rules()._with(data)
 
 
@@ -171,7 +225,8 @@ def _rank_option(value: Any) -> str:
     try:
         return RANK_SYMBOLS[rank_index(str(value))]
     except NotationError as exc:
-        raise RulesError(f"option ranks_from: {exc}") from None
+        zh = f"选项 ranks_from：{exc.text('zh')}"
+        raise RulesError(f"option ranks_from: {exc}", zh) from None
 
 
 #: The options a user may set on any preset (R7).
@@ -216,5 +271,14 @@ PRESETS: dict[str, Rules] = {
     "lianzhong_simple": replace(_KK_SIMPLE, name="lianzhong_simple"),
     "kk_classic": replace(_KK_CLASSIC, name="kk_classic", dissolve_on_auto=True),
     "lianzhong_classic": replace(_KK_CLASSIC, name="lianzhong_classic"),
-    "qq": Rules(name="qq", ranks_from="4", twos_wild=True, qq_jokers=True, win_rule="qq"),
+    "qq": Rules(
+        name="qq",
+        ranks_from="4",
+        emperor_card_aside=False,
+        qq_chain=True,
+        qq_open_guard=True,
+        twos_wild=True,
+        qq_jokers=True,
+        win_rule="qq",
+    ),
 }

@@ -35,8 +35,8 @@ class Multipliers:
     """How R10 turns the places into points: T from the places, then what changed it.
 
     ``factors`` names each multiplier (``open_solo`` 明独, ``rebellion`` 造反, ``open_guard``
-    明保, ``kicked`` 踢) with its factor; ``open_solo_fixed`` (weihai's open solo, R10.2) sets T
-    to ±8 instead of multiplying it.
+    明保 in weihai and QQ, ``kicked`` 踢) with its factor; ``open_solo_fixed`` (weihai's open
+    solo, R10.2) sets T to ±8 instead of multiplying it.
     """
 
     t: int
@@ -58,7 +58,8 @@ def multipliers(
     open_guard: bool = False,
     kicked: bool = False,
 ) -> Multipliers:
-    """T and its multipliers (R10.1, R10.2); ``guard=None`` when the emperor plays alone."""
+    """T and its multipliers (R10.1, R10.2, R8.10); ``guard=None`` when the emperor plays
+    alone."""
     if emperor not in range(5) or (guard is not None and guard not in range(5)):
         raise ValueError(f"seats are 0-4: emperor {emperor}, guard {guard}")
     if guard == emperor:
@@ -77,8 +78,10 @@ def multipliers(
         factors += [
             (name, 2) for name, on in (("rebellion", rebellion), ("open_solo", open_solo)) if on
         ]
-    elif open_solo:  # R10.1 classic 明独 ×2
-        factors.append(("open_solo", 2))
+    else:  # R10.1 classic 明独 ×2, R8.10 QQ 明保 ×2
+        factors += [
+            (name, 2) for name, on in (("open_solo", open_solo), ("open_guard", open_guard)) if on
+        ]
     for _, factor in factors:
         final *= factor
     return Multipliers(t, final, tuple(factors))
@@ -100,12 +103,21 @@ def score(
 
 
 def outcome(
-    rules: Rules, *, emperor: int, guard: int | None, places: Sequence[int], open_solo: bool = False
+    rules: Rules,
+    *,
+    emperor: int,
+    guard: int | None,
+    places: Sequence[int],
+    open_solo: bool = False,
+    open_guard: bool = False,
 ) -> Literal["emperor", "rebels", "draw"]:
-    """Which side won: by the sign of T (R10), the QQ win rule (R10.3), or for weihai's open
-    solo by whether the emperor is 头科 (R10.2: anyone else first and the emperor loses)."""
+    """Which side won: by the sign of T (R10), the QQ win rule (R10.3) or QQ 明保 (R8.10:
+    emperor 1st and guard 2nd, else the rebels), or for weihai's open solo by whether the
+    emperor is 头科 (R10.2: anyone else first and the emperor loses)."""
     if rules.scoring == "weihai" and open_solo and guard is None:
         return "emperor" if places[0] == emperor else "rebels"
+    if rules.qq_open_guard and open_guard:
+        return "emperor" if (places[0], places[1]) == (emperor, guard) else "rebels"
     if rules.win_rule == "qq":
         if places[0] == emperor:
             return "draw" if guard is not None and places[4] == guard else "emperor"

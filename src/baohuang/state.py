@@ -12,7 +12,7 @@ from .rules import Rules
 from .scoring import GameResult
 
 Phase = Literal["tribute", "candidate", "call", "poll", "play", "over"]
-Poll = Literal["solo", "grab", "guard", "kick"]
+Poll = Literal["solo", "grab", "show", "rebel", "kick"]
 SEATS = 5
 
 PHASE_ZH = {
@@ -98,7 +98,7 @@ class GameState:
     c0: int
     cand_turn: int
     pile: list[Card]
-    #: The next candidate must accept (R9.3 转让, R11.2 after a lap).
+    #: The next candidate must accept (R9.3 weihai's 转让).
     forced: bool
     emperor: int | None
     called: Card | None
@@ -121,7 +121,8 @@ class GameState:
     passes: int
     trick: list[tuple[int, str]]
     places: list[int]
-    #: R6.8 清3: the seat whose last play left only 3s, and the (cleared, clearer) pairs.
+    #: R6.8 清3: the seat whose last play left a hand that can go out with its 3s in one play,
+    #: and the (cleared, clearer) pairs.
     clear_watch: int | None
     cleared: list[tuple[int, int]]
     escaped: int | None

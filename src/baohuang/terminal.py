@@ -2,12 +2,14 @@
 
 Everything here works on what a seat may see: views (``game.view(seat)``), events
 (``game.events_for(seat, since)``) and results (``GameResult.to_dict()``), never on a Game.
+The rules the words name are in ``docs/rules.md``.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
@@ -90,40 +92,122 @@ def _cards(cards: Sequence[str]) -> str:
     return " ".join(cards)
 
 
+def _pile(cards: Sequence[str], lang: str) -> str:
+    """The emperor pile's cards, or that it is empty (R8.9: the QQ pile starts empty)."""
+    return _cards(cards) if cards else t("pile.empty", lang)
+
+
+def _seats_join(parts: Sequence[str], lang: str) -> str:
+    """``座位1 …，座位3 …`` / ``seat 1 …, seat 3 …``."""
+    return ("，" if lang == "zh" else ", ").join(parts)
+
+
 def _seats(seats: Sequence[int], lang: str, me: int | None) -> str:
     """``座位1、座位3`` / ``seat 1, seat 3``."""
     return ("、" if lang == "zh" else ", ").join(seat_label(s, lang, me) for s in seats)
 
 
+class Narrator:
+    """Tells one game's events in order, as ``me`` sees them (``me=None``: an open replay).
+
+    A few lines depend on what came before: the R* holder's 登基 or 让位 at the start of the
+    chain is one line (not "candidate", then "accepts, takes R*"), and a poll answer that the
+    next event announces (明独, 抢独, 踢, 明保) is told once.
+    """
+
+    def __init__(self, lang: str, me: int | None = None) -> None:
+        self.lang = lang
+        self.me = me
+        #: The seat holding R* when a marked-joker chain starts, until it answers (R9.3, R11.2).
+        self.holder: int | None = None
+        #: The chain has moved on since the deal (a yield or a 转让).
+        self.passed_on = False
+        self.last: dict[str, Any] = {}
+
+    def __call__(self, event: dict[str, Any]) -> list[str]:
+        """The lines that tell ``event``."""
+        kind = event["kind"]
+        seat = event.get("seat")
+        who = seat_label(seat, self.lang, self.me) if isinstance(seat, int) else ""
+        told = self._contextual(event, who)
+        if told is None:
+            told = _NARRATORS.get(kind, _silent)(event, who, self.lang, self.me)
+        self.last = event
+        return told
+
+    def _contextual(self, event: dict[str, Any], who: str) -> list[str] | None:
+        """The lines of an event told by what came before; ``None`` for the usual ones."""
+        kind, seat, lang = event["kind"], event.get("seat"), self.lang
+        if kind == "deal":
+            self.holder, self.passed_on = None, False
+        elif kind == "candidate" and event["pile"] == ["R*"] and not self.passed_on:
+            self.holder = seat  # R9.3, R11.2: told with its answer
+            return []
+        elif kind in ("accept", "decline", "transfer"):
+            holder, self.holder = self.holder, None
+            self.passed_on |= kind != "accept"
+            if holder == seat and kind == "accept":
+                return [t("ev.holder_accepts", lang, seat=who)]
+            if holder == seat and kind == "decline":
+                to = seat_label(event["to"], lang, self.me)
+                line = t("ev.holder_yields", lang, seat=who, to=to)
+                return [line + (t("ev.decline_auto", lang) if event.get("auto") else "")]
+        elif kind == "declare" and event["answer"] in ("solo", "grab", "kick"):
+            return []  # the open solo or the kick that follows tells it
+        elif kind == "reveal" and self.last.get("seat") == seat:
+            if self.last.get("answer") == "show":
+                return []  # 明保 said it
+            if self.last.get("kind") == "transfer":
+                return [t("ev.transfer_reveals", lang, seat=who)]
+        return None
+
+    def text(self, event: dict[str, Any]) -> list[Text]:
+        """The lines of ``event`` as styled Rich text."""
+        style = EVENT_STYLES.get(event["kind"], "")
+        return [Text(line, style=style) for line in self(event)]
+
+
 def narrate(event: dict[str, Any], lang: str, me: int | None = None) -> list[str]:
-    """The lines that tell ``event`` as ``me`` sees it (``me=None``: an open replay).
+    """The lines that tell ``event`` on its own (:class:`Narrator` tells a game in order).
 
     Besides a seat's own copy of an event (R14), this reads the fields an open replay adds:
     ``hands`` on a deal, ``guard_seat`` or ``dark`` on a call, ``card`` on any tribute payment.
     """
-    kind = event["kind"]
-    seat = event.get("seat")
-    who = seat_label(seat, lang, me) if isinstance(seat, int) else ""
-    if kind == "deal":
-        counts = sorted(set(event["counts"]))
-        lines = [t("ev.deal", lang, deal=event["deal"] + 1, counts="/".join(map(str, counts)))]
-        if isinstance(event.get("dealer"), int):
-            lines[0] += t("ev.dealer", lang, seat=seat_label(event["dealer"], lang, me))
-        if "hand" in event:
-            lines.append(t("ev.your_hand", lang, hand=group_hand(event["hand"])))
-        for s, hand in sorted(event.get("hands", {}).items()):
-            lines.append(t("ev.hand_of", lang, seat=seat_label(s, lang, me), hand=group_hand(hand)))
-        return lines
-    if kind in _NARRATORS:
-        return _NARRATORS[kind](event, who, lang, me)
+    return Narrator(lang, me)(event)
+
+
+def _silent(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
     return []
 
 
+def _deal(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
+    counts = sorted(set(event["counts"]))
+    lines = [t("ev.deal", lang, deal=event["deal"] + 1, counts="/".join(map(str, counts)))]
+    if isinstance(event.get("dealer"), int):
+        lines[0] += t("ev.dealer", lang, seat=seat_label(event["dealer"], lang, me))
+    if "hand" in event:
+        lines.append(t("ev.your_hand", lang, hand=group_hand(event["hand"])))
+    for s, hand in sorted(event.get("hands", {}).items()):
+        lines.append(t("ev.hand_of", lang, seat=seat_label(s, lang, me), hand=group_hand(hand)))
+    return lines
+
+
 def _tribute_due(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
-    payers = "，".join(
-        t("ev.tribute_payer", lang, seat=seat_label(s, lang, me), n=n) for s, n in event["payers"]
-    )
-    return [t("ev.tribute_due", lang, payers=payers)]
+    """R12 and R6.8: who pays how many cards (the event has one entry per card)."""
+    cards = Counter((payer, to) for payer, to in event["payers"])
+    payers = [
+        t("ev.tribute_payer", lang, seat=seat_label(payer, lang, me), n=n)
+        if to is None
+        else t(
+            "ev.tribute_payer_to",
+            lang,
+            seat=seat_label(payer, lang, me),
+            n=n,
+            to=seat_label(to, lang, me),
+        )
+        for (payer, to), n in cards.items()
+    ]
+    return [t("ev.tribute_due", lang, payers=_seats_join(payers, lang))]
 
 
 def _tribute_paid(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
@@ -147,7 +231,7 @@ def _tribute(event: dict[str, Any], who: str, lang: str, me: int | None) -> list
 
 
 def _candidate(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
-    return [t("ev.candidate", lang, seat=who, pile=_cards(event["pile"]))]
+    return [t("ev.candidate", lang, seat=who, pile=_pile(event["pile"], lang))]
 
 
 def _decline(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
@@ -167,7 +251,7 @@ def _void(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[st
 
 
 def _accept(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
-    return [t("ev.accept", lang, seat=who, pile=_cards(event["pile"]))]
+    return [t("ev.accept", lang, seat=who, pile=_pile(event["pile"], lang))]
 
 
 def _call(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
@@ -188,8 +272,9 @@ def _open_roles(event: dict[str, Any], lang: str, me: int | None) -> list[str]:
 
 
 def _roles(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
-    """R9.3–R9.4: the emperor is settled; the guard learns it holds B*, a double holder 暗独."""
-    lines = [t("ev.roles", lang, seat=seat_label(event["emperor"], lang, me))]
+    """R9.3–R9.4: the guard learns it holds B*, a double holder 暗独 (the 登基 said who is
+    emperor)."""
+    lines = []
     if event.get("guard") is True:
         lines.append(t("ev.you_guard_marked", lang))
     if event.get("solo") == "dark":
@@ -219,7 +304,7 @@ def _transfer(event: dict[str, Any], who: str, lang: str, me: int | None) -> lis
 
 
 def _declare(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
-    """One answer in a poll (明独, 明保/造反, 踢, 抢独); a pass is told by the poll's name."""
+    """One answer in a poll (明保, 造反); a pass is told by the poll's name."""
     answer = event["answer"]
     key = f"ev.pass.{event['poll']}" if answer == "pass" else f"ev.declare.{answer}"
     return [t(key, lang, seat=who)]
@@ -235,7 +320,7 @@ def _rebellion(event: dict[str, Any], who: str, lang: str, me: int | None) -> li
 
 
 def _kick(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
-    return [t("ev.kick", lang)]
+    return [t("ev.kick", lang, seat=who)]
 
 
 def _cleared(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
@@ -274,7 +359,10 @@ def _game_over(event: dict[str, Any], who: str, lang: str, me: int | None) -> li
     return [t("ev.game_over", lang, outcome=t(f"outcome.{event['outcome']}", lang))]
 
 
-_NARRATORS = {
+Narrate = Callable[[dict[str, Any], str, str, int | None], list[str]]
+
+_NARRATORS: dict[str, Narrate] = {
+    "deal": _deal,
     "tribute_due": _tribute_due,
     "tribute_paid": _tribute_paid,
     "tribute": _tribute,
@@ -299,12 +387,6 @@ _NARRATORS = {
     "out": _out,
     "game_over": _game_over,
 }
-
-
-def event_text(event: dict[str, Any], lang: str, me: int | None = None) -> list[Text]:
-    """:func:`narrate` as styled Rich text, one per line."""
-    style = EVENT_STYLES.get(event["kind"], "")
-    return [Text(line, style=style) for line in narrate(event, lang, me)]
 
 
 def status(view: dict[str, Any], lang: str) -> Table:

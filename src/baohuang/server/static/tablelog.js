@@ -10,7 +10,13 @@ const DECLARED = {
   kick: "act.kick",
   grab: "act.grab",
 };
-const NOT_DECLARED = { solo: "act.no_solo", kick: "act.no_kick", grab: "act.no_grab" };
+const NOT_DECLARED = {
+  solo: "act.no_solo",
+  show: "act.no_show",
+  rebel: "act.no_rebel",
+  kick: "act.no_kick",
+  grab: "act.no_grab",
+};
 
 /** A poll answer as everyone sees it (a guard's 暗保 and a rebel's no look the same: 过). */
 function answerWord(poll, answer) {

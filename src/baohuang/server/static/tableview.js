@@ -347,12 +347,19 @@ function currentPlay(p) {
 
 function question(v, rules) {
   if (v.phase === "poll") {
-    if (v.poll === "guard") return v.role === "guard" ? "ask.guard.guard" : "ask.guard.rebel";
+    // R9.4, R8.10: 明保 is asked first, then R9.5 造反; the guard and the others read apart.
+    if (v.poll === "show" || v.poll === "rebel") {
+      return `ask.${v.poll}.${v.role === "guard" ? "guard" : "other"}`;
+    }
     return `ask.${v.poll}`;
   }
   if (v.phase === "candidate" && rules.selection !== "called") {
-    // R9.3: who holds both R* and B* may also 独保 or 转让; else (R9, R11) 登基 or 让位.
-    return v.legal.includes("solo") ? "ask.candidate.both" : "ask.candidate.marked";
+    // R9.3: who holds both R* and B* may also 独保, and yields like anyone (KK/联众) or 转让
+    // (weihai); else (R9, R11) 登基 or 让位, or 登基 alone (weihai, R11.2 after a lap).
+    if (v.legal.includes("solo")) {
+      return v.legal.includes("transfer") ? "ask.candidate.both" : "ask.candidate.both_yield";
+    }
+    return v.legal.includes("decline") ? "ask.candidate.marked" : "ask.candidate.forced";
   }
   return `ask.${v.phase}`;
 }
@@ -375,8 +382,12 @@ function actionLabel(action, v, rules) {
             : "act.solo_kk",
       );
     case "pass":
-      if (v.poll === "guard") return t(v.role === "guard" ? "act.hide" : "act.no_rebel");
-      return t({ solo: "act.no_solo", kick: "act.no_kick", grab: "act.no_grab" }[v.poll] || "pass");
+      if (v.poll === "show") return t(v.role === "guard" ? "act.hide" : "act.no_show");
+      return t(
+        { solo: "act.no_solo", rebel: "act.no_rebel", kick: "act.no_kick", grab: "act.no_grab" }[
+          v.poll
+        ] || "pass",
+      );
     default:
       return t(`act.${word}`);
   }
