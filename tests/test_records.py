@@ -187,10 +187,22 @@ def change_scores(data: Record) -> None:
 
 ENVELOPE_EDITS: dict[str, tuple[Callable[[Record], None], str]] = {
     "wrong-format": (set_field("format", "other-record"), "not a baohuang-record"),
-    "wrong-version": (set_field("version", 2), "version 2 is not supported"),
+    "wrong-version": (set_field("version", 3), "version 3 is not supported"),
     "missing-actions": (drop("actions"), "'actions' is missing"),
     "missing-rules": (drop("rules"), "'rules' is missing"),
-    "missing-seed": (drop("seed"), "'seed' is missing"),
+    "missing-deals": (drop("deals"), "'deals' is missing"),
+    "version-1-without-seed": (
+        lambda data: (data.pop("seed"), data.__setitem__("version", 1)),
+        "'seed' is missing",
+    ),
+    "short-deal": (
+        lambda data: data["deals"][0]["hands"][0].pop(),
+        "deal 0 is not five hands of this pack",
+    ),
+    "bad-deal-card": (
+        lambda data: data["deals"][0]["hands"][1].__setitem__(0, "Zz"),
+        "deal 0 is missing or malformed",
+    ),
     "unknown-rule": (set_field("rules", {"name": "classic", "bogus": 1}), "bad rules"),
     "bad-previous": (set_field("previous", {"emperor": 1}), "bad rules or previous result"),
     "truncated-actions": (truncate_actions, "do not finish"),
@@ -291,3 +303,16 @@ def test_record_from_a_newer_engine_is_refused(record: Record) -> None:
     data = {**record, "rules_version": RULES_VERSION + 1}
     with pytest.raises(RecordError, match="newer than this engine"):
         replay(data)
+
+
+def test_a_record_lays_out_its_deals_and_needs_no_seed(record: Record) -> None:
+    """Version 2: each deal's hands are in the record; a reader needs neither the seed nor
+    CPython's random generator, and a version 1 record still replays from its seed."""
+    data = copy.deepcopy(record)
+    assert data["version"] == 2 and data["deals"][0]["hands"][0]
+    without = {k: v for k, v in data.items() if k != "seed"}
+    game = replay(without)
+    assert game.result is not None and game.result.to_dict() == data["result"]
+    old = {k: v for k, v in data.items() if k != "deals"}
+    assert replay({**old, "version": 1}).result == game.result
+    json.dumps(data)  # plain JSON: lists of card names

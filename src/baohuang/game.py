@@ -18,7 +18,7 @@ a :class:`~baohuang.actions.PlayCards`.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .actions import (
@@ -59,6 +59,7 @@ from .state import PHASE_ZH, SEATS, GameState
 #: The flat lists a clone copies (the rest are immutable values or nested, see clone()).
 _LIST_SLOTS = (
     "_hand_texts",
+    "dealt",
     "sizes",
     "played",
     "events",
@@ -79,11 +80,19 @@ class Game(RolePhases):
 
     __slots__ = ()
 
-    def __init__(self, rules: Rules, seed: int | str, previous: GameResult | None = None) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        seed: int | str,
+        previous: GameResult | None = None,
+        deals: Sequence[dict[str, Any]] | None = None,
+    ) -> None:
         rules.validate()
         self.rules = rules
         self.seed = seed
         self.previous = previous
+        self.given = deals
+        self.dealt = []
         # R9.1: the first game is dealt from seat 0, later ones from the previous emperor.
         self.dealer = previous.emperor if previous and previous.emperor is not None else 0
         self.deal_no = 0
@@ -421,10 +430,15 @@ class Game(RolePhases):
 
 
 def new_game(
-    rules: Rules | None = None, seed: int | str = 0, previous: GameResult | None = None
+    rules: Rules | None = None,
+    seed: int | str = 0,
+    previous: GameResult | None = None,
+    deals: Sequence[dict[str, Any]] | None = None,
 ) -> Game:
     """A new game under ``rules`` (default `classic`), dealt from ``seed``.
 
     ``previous`` is the previous game's result in a match: tribute (R12) and dealer (R9.1).
+    ``deals`` lays out each deal's hands instead (:attr:`Game.dealt` of a recorded game: a
+    replay that needs no seed).
     """
-    return Game(rules or Rules(), seed, previous)
+    return Game(rules or Rules(), seed, previous, deals)

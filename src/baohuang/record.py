@@ -1,12 +1,13 @@
 """Game records: a versioned JSON file from which a game replays exactly.
 
-Format ``baohuang-record`` version 1 (see ``docs/record-format.md``)::
+Format ``baohuang-record`` version 2 (see ``docs/record-format.md``)::
 
     {
-      "format": "baohuang-record", "version": 1,
+      "format": "baohuang-record", "version": 2,
       "rules_version": 2,                                    # RULES_VERSION when recorded
       "rules": {...every Rules field...},
       "seed": "42/0",
+      "deals": [{"start": 3, "first": 1, "hands": [["R", "B", "2h", ...], ...5]}, ...],
       "previous": null | {...the previous game's result in a match: tribute, dealer...},
       "match": null | {"seed", "game", "games"},
       "actions": [{"seat": 3, "action": "accept"}, {"seat": 3, "action": "call 9h"}, ...],
@@ -14,8 +15,10 @@ Format ``baohuang-record`` version 1 (see ``docs/record-format.md``)::
       "result": null | {"emperor", "guard", "places", "scores", "outcome", "open_solo", ...}
     }
 
-Same rules, seed, tribute and actions give the same game on every machine: the deal's
-randomness comes only from ``random.Random(f"{seed}:{deal}")``. A record made under an older
+Each deal (a void deal is dealt again) is stored as the hands it gave, who was dealt first and
+the first candidate, so a replay lays the hands out and needs no seed, nor CPython's random
+generator. Version 1 records had no ``deals``: they replay from their seed, whose randomness
+comes only from ``random.Random(f"{seed}:{deal}")``. A record made under an older
 reading of the rules (``rules_version``, absent before version 2) replays when the revision did
 not touch it; when it did, the replay says that the record predates the rules change.
 """
@@ -34,7 +37,9 @@ from .rules import RULES_VERSION, Rules
 from .scoring import GameResult
 
 FORMAT = "baohuang-record"
-VERSION = 1
+VERSION = 2
+#: Versions this engine replays (1: dealt from the seed; 2: the deals laid out).
+VERSIONS = (1, 2)
 
 
 def to_record(game: Game, match: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -45,6 +50,7 @@ def to_record(game: Game, match: dict[str, Any] | None = None) -> dict[str, Any]
         "rules_version": RULES_VERSION,
         "rules": game.rules.to_dict(),
         "seed": game.seed,
+        "deals": game.dealt,
         "previous": game.previous.to_dict() if game.previous else None,
         "match": match,
         "actions": [{"seat": seat, "action": str(action)} for seat, action in game.actions],
@@ -83,13 +89,14 @@ def check_record(data: Any) -> None:
         raise RecordError(
             f'not a {FORMAT} file (no "format": "{FORMAT}")', zh=f"不是 {FORMAT} 牌谱文件"
         )
-    if data.get("version") != VERSION:
-        version = data.get("version")
+    version = data.get("version")
+    if version not in VERSIONS:
         raise RecordError(
-            f"record version {version!r} is not supported (want {VERSION})",
-            zh=f"不支持牌谱版本 {version!r}（应为 {VERSION}）",
+            f"record version {version!r} is not supported (want one of {VERSIONS})",
+            zh=f"不支持牌谱版本 {version!r}（应为 {VERSIONS} 之一）",
         )
-    for key, kind in (("rules", dict), ("actions", list), ("seed", (int, str))):
+    dealt = ("deals", list) if version >= 2 else ("seed", (int, str))
+    for key, kind in (("rules", dict), ("actions", list), dealt):
         if not isinstance(data.get(key), kind):
             raise RecordError(
                 f"record field {key!r} is missing or has the wrong type",
@@ -156,6 +163,18 @@ def replay(data: dict[str, Any]) -> Game:
         ) from None
 
 
+def start_game(
+    data: dict[str, Any], rules: Rules | None = None, previous: GameResult | None = None
+) -> Game:
+    """The recorded game before its first action: its deals laid out (version 2) or dealt
+    from its seed (version 1)."""
+    if rules is None:
+        rules = Rules.from_dict(data["rules"])
+        before = data.get("previous")
+        previous = GameResult.from_dict(before) if before else None
+    return new_game(rules, data.get("seed", ""), previous, data.get("deals"))
+
+
 def _replay(data: dict[str, Any]) -> Game:
     try:
         rules = Rules.from_dict(data["rules"])
@@ -165,7 +184,7 @@ def _replay(data: dict[str, Any]) -> Game:
         raise RecordError(
             f"bad rules or previous result: {exc}", zh=f"规则或上一局结果有误：{exc}"
         ) from None
-    game = new_game(rules, data["seed"], previous)
+    game = start_game(data, rules, previous)
     for index, entry in enumerate(data["actions"]):
         if not isinstance(entry, dict) or "action" not in entry or "seat" not in entry:
             raise RecordError("entry needs a seat and an action", index, "需要座位和动作")

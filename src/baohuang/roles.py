@@ -18,6 +18,7 @@ and the first round (R6.1).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from .actions import (
@@ -48,7 +49,9 @@ from .cards import (
     TWO,
     Card,
     deck,
+    parse_cards,
 )
+from .errors import RecordError
 from .scoring import tribute_payments, tribute_transfers
 from .state import SEATS, GameState, Poll
 
@@ -74,31 +77,29 @@ class RolePhases(GameState):
     # ------------------------------------------------------------------ deal (R8.1, R9.1)
 
     def _deal(self) -> None:
-        """Shuffle and deal one by one in play order, then tribute and the role phases."""
+        """Shuffle and deal one by one in play order (or lay out a recorded deal's hands),
+        then tribute and the role phases."""
         rules = self.rules
-        rng = random.Random(f"{self.seed}:{self.deal_no}")
         pack = deck(rules.lowest_rank, marked=rules.marked, removed_sixes=rules.removed_sixes)
         if rules.emperor_card_aside:
             pack.remove(R_CARD)  # R8.1: the emperor card
-        rng.shuffle(pack)
-        previous = self.previous.emperor if self.previous else None
-        if rules.selection != "called":
-            start = self.dealer  # R9.1
-        elif rules.qq_chain and previous is not None:
-            start = previous  # R8.9: the previous emperor starts
+        if self.given is None:
+            start, first, hands = self._shuffle(pack)
         else:
-            start = rng.randrange(SEATS)  # R8.1: a random seat
+            start, first, hands = laid_out(self.given, self.deal_no, pack)
         self.cards = [[0] * NUM_CARD_IDS for _ in range(SEATS)]
         self.counts = [[0] * NUM_RANKS for _ in range(SEATS)]
-        for i, card in enumerate(pack):
-            seat = (start + i) % SEATS
-            self.cards[seat][card.id] += 1
-            self.counts[seat][card.rank] += 1
+        for seat, hand in enumerate(hands):
+            for card in hand:
+                self.cards[seat][card.id] += 1
+                self.counts[seat][card.rank] += 1
         self.sizes = [sum(c) for c in self.counts]
         self._hand_texts = [None] * SEATS
         self.played = [0] * NUM_RANKS
-        # R8.3: a random first candidate; R8.9: the starter, the seat dealt first
-        self.c0 = start if rules.qq_chain else rng.randrange(SEATS)
+        self.c0 = first
+        self.dealt.append(
+            {"start": start, "first": first, "hands": [self.hand_text(s) for s in range(SEATS)]}
+        )
         self.pile = [R_CARD] if rules.emperor_card_aside else []
         self.cand_turn = 0
         self.forced = False
@@ -122,6 +123,26 @@ class RolePhases(GameState):
             {s: {"hand": self.hand_text(s)} for s in range(SEATS)},
         )
         self._start_tribute()
+
+    def _shuffle(self, pack: list[Card]) -> tuple[int, int, list[list[Card]]]:
+        """R8.1/R9.1: the seat dealt first, the first candidate, and the hands, from the deal's
+        own random stream ``f"{seed}:{deal}"``."""
+        rules = self.rules
+        rng = random.Random(f"{self.seed}:{self.deal_no}")
+        rng.shuffle(pack)
+        previous = self.previous.emperor if self.previous else None
+        if rules.selection != "called":
+            start = self.dealer  # R9.1
+        elif rules.qq_chain and previous is not None:
+            start = previous  # R8.9: the previous emperor starts
+        else:
+            start = rng.randrange(SEATS)  # R8.1: a random seat
+        hands: list[list[Card]] = [[] for _ in range(SEATS)]
+        for i, card in enumerate(pack):
+            hands[(start + i) % SEATS].append(card)
+        # R8.3: a random first candidate; R8.9: the starter, the seat dealt first
+        first = start if rules.qq_chain else rng.randrange(SEATS)
+        return start, first, hands
 
     def _redeal(self) -> None:
         """A void deal (R8.6, R9.3, R11.2): dealt anew, tribute again."""
@@ -479,3 +500,26 @@ class RolePhases(GameState):
         self.clear_watch = None
         self.current_seat = leader
         self._event("round", {"leader": leader, "jiefeng": jiefeng})
+
+
+def laid_out(
+    deals: Sequence[dict[str, Any]], number: int, pack: list[Card]
+) -> tuple[int, int, list[list[Card]]]:
+    """Deal ``number`` of a record's ``deals``: who was dealt first, the first candidate and
+    the five hands, which must together be exactly ``pack``."""
+    try:
+        deal = deals[number]
+        start, first = int(deal["start"]), int(deal["first"])
+        hands = [parse_cards(hand) for hand in deal["hands"]]
+    except (IndexError, KeyError, TypeError, ValueError) as exc:
+        raise RecordError(
+            f"the record's deal {number} is missing or malformed: {exc}",
+            zh=f"牌谱的第 {number} 次发牌缺失或有误：{exc}",
+        ) from None
+    dealt = sorted(card for hand in hands for card in hand)
+    if len(hands) != SEATS or {start, first} - set(range(SEATS)) or dealt != sorted(pack):
+        raise RecordError(
+            f"the record's deal {number} is not five hands of this pack",
+            zh=f"牌谱的第 {number} 次发牌不是这副牌的五手牌",
+        )
+    return start, first, hands

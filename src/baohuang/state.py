@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from .actions import Action
@@ -42,10 +43,12 @@ class GameState:
         "current_seat",
         "deal_no",
         "dealer",
+        "dealt",
         "emperor",
         "escaped",
         "events",
         "forced",
+        "given",
         "guard",
         "guard_revealed",
         "kicked",
@@ -77,6 +80,10 @@ class GameState:
 
     rules: Rules
     seed: int | str
+    #: Each deal so far as a record keeps it: {start, first, hands} (:mod:`baohuang.record`).
+    dealt: list[dict[str, Any]]
+    #: Deals to lay out instead of shuffling (a record's), or ``None``.
+    given: Sequence[dict[str, Any]] | None
     #: The previous game's result in a match: tribute (R12) and the dealer (R9.1).
     previous: GameResult | None
     deal_no: int

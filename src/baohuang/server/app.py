@@ -22,10 +22,8 @@ from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 from sqlalchemy import case, func, select
 from starlette.websockets import WebSocketDisconnect
 
-from ..game import new_game
-from ..record import check_record
+from ..record import check_record, start_game
 from ..rules import OPTIONS, PRESETS, Rules
-from ..scoring import GameResult
 from . import health, metrics
 from .accounts import COOKIE, SESSION_SECONDS, Accounts
 from .connection import Conn, message
@@ -391,12 +389,7 @@ def replay_views(record: dict[str, Any]) -> list[dict[str, Any]]:
     """A finished game step by step with every hand open: the spectator view and the five
     hands before the first action and after each."""
     check_record(record)
-    previous = record.get("previous")
-    game = new_game(
-        Rules.from_dict(record["rules"]),
-        record["seed"],
-        GameResult.from_dict(previous) if previous else None,
-    )
+    game = start_game(record)
 
     def step(action: dict[str, Any] | None) -> dict[str, Any]:
         hands = [game.hand_text(seat) for seat in range(5)]

@@ -9,9 +9,9 @@ from typing import Any
 
 import orjson
 
-#: Commands remembered per seat for answering repeats: the whole current game (the answers
-#: are forgotten when the next one is dealt), at most this many.
-MAX_ANSWERS = 5000
+#: Commands remembered per seat for answering repeats: more than a whole game's (a seat makes
+#: a few hundred commands in a game; the message limits bound how fast ids can be spent).
+MAX_ANSWERS = 2000
 #: Outgoing messages queued for one connection before it is dropped as too slow.
 MAX_BACKLOG = 2000
 
@@ -27,7 +27,7 @@ def message(t: str, v: int, d: Any) -> str:
 
 
 class Answers(OrderedDict[str, str]):
-    """The answers to a seat's (or a spectator's) commands in the current game, by id."""
+    """The answers to a seat's (or a spectator's) latest commands, by id."""
 
     def keep(self, command_id: str, reply: str) -> None:
         self[command_id] = reply

@@ -172,9 +172,6 @@ class TableState:
         else follows from it."""
         self.deal_seeds[index] = seed
         seeds = self.deal_seeds.__getitem__
-        for chair in self.seats:  # a command of an earlier game is stale now, not a repeat
-            if chair is not None:
-                chair.answers.clear()
         if index == 0:
             self.matches = match
             self.match = Match(self.rules, self.config.games, seeds=seeds)
