@@ -177,9 +177,7 @@ class Harness:
             client.read()
 
     async def _settled(self) -> None:
-        for _ in range(3):  # a message handled may have queued another (nothing does, today)
-            await self.actor.settled()
-            await asyncio.sleep(0)
+        await self.actor.settled()
 
     def advance(self, seconds: float) -> None:
         self.run(self.clock.advance(seconds, self._settled))

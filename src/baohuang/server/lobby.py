@@ -141,10 +141,9 @@ def _close(table_id: str, status: str, note: str | None = None) -> Callable[[Ses
 
 def quarantine_note(version: str | None, exc: BaseException) -> str:
     """What the players of a table that cannot be loaded are told."""
-    started = f"started under version {version or 'before 0.1.0'}"
+    started = f"started under version {version or 'before 0.1.0'}, now {__version__}"
+    why = f"{type(exc).__name__}: {exc}"[:200]
     return (
-        f"This table was closed by a server upgrade ({started}, now {__version__}): "
-        f"{type(exc).__name__}: {exc}"[:300]
-        + " Its finished games are kept in the history. / 服务器升级后这张牌桌无法继续，已关闭；"
-        "已完成的对局仍在战绩中。"
+        f"This table was closed by a server upgrade ({started}): {why}. Its finished games "
+        "are kept in the history. / 服务器升级后这张牌桌无法继续，已关闭；已完成的对局仍在战绩中。"
     )
