@@ -26,9 +26,9 @@ from rich.table import Table
 
 import baohuang
 from baohuang import Play, Rules
-from baohuang.cards import format_cards
-from baohuang.movegen import plays_for, rank_counts
-from baohuang.rules import PRESETS
+from baohuang.engine.cards import format_cards
+from baohuang.engine.movegen import plays_for, rank_counts
+from baohuang.engine.rules import PRESETS
 
 RULES = Rules.preset("classic")
 #: Positions sampled from random games before timing move generation.

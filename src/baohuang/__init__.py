@@ -11,7 +11,7 @@ The rules, section by section (R1–R14), are in ``docs/rules.md``. The public A
     Match(rules, games=N, seed=...)     games chained with tribute (R12)
 """
 
-from .actions import (
+from .engine.actions import (
     ACCEPT,
     DECLINE,
     PASS,
@@ -27,15 +27,15 @@ from .actions import (
     Tribute,
     parse_action,
 )
-from .cards import Card, format_cards, parse_cards
-from .errors import BaohuangError, IllegalActionError, NotationError, RecordError, RulesError
-from .game import Game, new_game
-from .match import Match
-from .movegen import legal_plays
-from .plays import Play, beats
-from .record import read_record, replay, to_record, write_record
-from .rules import RULES_VERSION, Rules
-from .scoring import GameResult, score
+from .engine.cards import Card, format_cards, parse_cards
+from .engine.errors import BaohuangError, IllegalActionError, NotationError, RecordError, RulesError
+from .engine.game import Game, new_game
+from .engine.match import Match
+from .engine.movegen import legal_plays
+from .engine.plays import Play, beats
+from .engine.record import read_record, replay, to_record, write_record
+from .engine.rules import RULES_VERSION, Rules
+from .engine.scoring import GameResult, score
 
 __version__ = "0.1.0"
 

@@ -20,28 +20,14 @@ from typing import Any
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
-from ..actions import Action, Escape, parse_action
-from ..bots import make_bot
-from ..cards import format_cards
-from ..errors import BaohuangError
-from ..heuristic import HeuristicBot
-from ..plays import Play
-from ..record import to_record
-from . import liveness, metrics
-from .clock import Clock, SystemClock
-from .connection import Conn, Refused, hash_token, message
-from .mailbox import (
-    BotMove,
-    Cmd,
-    Gone,
-    GraceOver,
-    Hello,
-    Message,
-    NextGame,
-    TakeOver,
-    Watchdog,
-)
-from .protocol import (
+from ..bots.base import make_bot
+from ..bots.heuristic import HeuristicBot
+from ..engine.actions import Action, Escape, parse_action
+from ..engine.cards import format_cards
+from ..engine.errors import BaohuangError
+from ..engine.plays import Play
+from ..engine.record import to_record
+from ..protocol.messages import (
     SEATS,
     SIGNALS,
     Act,
@@ -56,7 +42,21 @@ from .protocol import (
     Sit,
     TableConfig,
 )
-from .protocol import Hello as HelloData
+from ..protocol.messages import Hello as HelloData
+from . import liveness, metrics
+from .clock import Clock, SystemClock
+from .connection import Conn, Refused, hash_token, message
+from .mailbox import (
+    BotMove,
+    Cmd,
+    Gone,
+    GraceOver,
+    Hello,
+    Message,
+    NextGame,
+    TakeOver,
+    Watchdog,
+)
 from .results import game_over_data, scored, store_game
 from .scheduler import Scheduler
 from .seats import Seat

@@ -22,14 +22,9 @@ from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 from sqlalchemy import case, func, select
 from starlette.websockets import WebSocketDisconnect
 
-from ..record import check_record, start_game
-from ..rules import OPTIONS, PRESETS, Rules
-from . import health, metrics
-from .accounts import COOKIE, SESSION_SECONDS, Accounts
-from .connection import Conn, message
-from .lobby import Lobby
-from .mailbox import Cmd, Gone, Hello
-from .protocol import (
+from ..engine.record import check_record, start_game
+from ..engine.rules import OPTIONS, PRESETS, Rules
+from ..protocol.messages import (
     SIGNALS,
     BotLevel,
     ClientCommand,
@@ -39,6 +34,11 @@ from .protocol import (
     TableConfig,
     TableInfo,
 )
+from . import health, metrics
+from .accounts import COOKIE, SESSION_SECONDS, Accounts
+from .connection import Conn, message
+from .lobby import Lobby
+from .mailbox import Cmd, Gone, Hello
 from .ratelimits import (
     CONNECTION_MESSAGES,
     TABLE_COMMANDS,

@@ -12,11 +12,11 @@ from sqlalchemy import update
 from sqlalchemy.orm import Session
 
 from .. import __version__
-from ..errors import RulesError
-from ..rules import Rules
+from ..engine.errors import RulesError
+from ..engine.rules import Rules
+from ..protocol.messages import SEATS, TableConfig, TableInfo
 from .actor import TableActor
 from .clock import Clock
-from .protocol import SEATS, TableConfig, TableInfo
 from .refusals import AccountError
 from .store import Store, TableRow
 

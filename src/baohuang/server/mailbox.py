@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..protocol.messages import Command
+from ..protocol.messages import Hello as HelloData
 from .connection import Conn
-from .protocol import Command
-from .protocol import Hello as HelloData
 
 #: A turn: (match, game, engine event count). An acting wake-up is for one turn only.
 TurnKey = tuple[int, int, int]

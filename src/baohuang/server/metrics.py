@@ -35,7 +35,7 @@ from prometheus_client import (
     generate_latest,
 )
 
-from .protocol import Command, ErrorCode
+from ..protocol.messages import Command, ErrorCode
 
 #: What ``GET /metrics`` answers with.
 CONTENT_TYPE = CONTENT_TYPE_LATEST

@@ -13,8 +13,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from ..rules import Rules
-from ..scoring import GameResult
+from ..engine.rules import Rules
+from ..engine.scoring import GameResult
 from .seats import Seat
 from .store import GameRow, ResultRow, Work
 

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..actions import parse_action
-from ..bots import Bot
-from ..game import Game
-from ..match import Match
-from ..rules import Rules
-from ..scoring import GameResult
+from ..bots.base import Bot
+from ..engine.actions import parse_action
+from ..engine.game import Game
+from ..engine.match import Match
+from ..engine.rules import Rules
+from ..engine.scoring import GameResult
+from ..protocol.messages import SEATS, SeatInfo, TableConfig, TableInfo
 from .connection import Answers, Conn, message
 from .mailbox import TurnKey
-from .protocol import SEATS, SeatInfo, TableConfig, TableInfo
 from .seats import Seat
 from .store import EventRow
 from .tablelog import ENGINE_KINDS, Logged, TableLog

@@ -1,0 +1,141 @@
+"""Hands for the bots, on rank counts: reading a view, the card counter (记牌器), which plays
+the unseen cards may still beat, and how a hand can go out.
+
+A hand's minimal split into plays is one play per rank held, the jokers hung on any of them
+(R3), so the skill is in the order: the *losers* (plays the unseen cards can still beat) go
+out while the lead can be won back, the *winners* (nothing unseen beats them) win it back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from ..engine.cards import (
+    BIG_JOKER,
+    CARD_TEXT,
+    CARDS,
+    NUM_RANKS,
+    RANK_SYMBOLS,
+    SMALL_JOKER,
+    TWO,
+    deck,
+)
+from ..engine.movegen import following_plays
+from ..engine.plays import SIX, THREE, Play
+from ..engine.rules import Rules
+
+#: Card notation -> rank index (marked jokers count as plain ones).
+CARD_RANK: dict[str, int] = {text: CARDS[i].rank for i, text in enumerate(CARD_TEXT)}
+
+
+def rank_counts_of(cards: Iterable[str]) -> list[int]:
+    """Rank counts (15 numbers, jokers last) of cards in notation."""
+    counts = [0] * NUM_RANKS
+    for text in cards:
+        counts[CARD_RANK[text]] += 1
+    return counts
+
+
+@cache
+def pack_counts(rules: Rules) -> tuple[int, ...]:
+    """Rank counts of the whole pack under ``rules`` (R7), the emperor card included."""
+    counts = [0] * NUM_RANKS
+    for card in deck(rules.lowest_rank, marked=rules.marked, removed_sixes=rules.removed_sixes):
+        counts[card.rank] += 1
+    return tuple(counts)
+
+
+def unseen_counts(view: dict[str, Any], mine: Sequence[int], rules: Rules) -> list[int]:
+    """记牌器: rank counts of the cards in the other hands (the pack less played and own)."""
+    played = view["played"]
+    pack = pack_counts(rules)
+    return [max(0, pack[r] - played.get(RANK_SYMBOLS[r], 0) - mine[r]) for r in range(NUM_RANKS)]
+
+
+@cache
+def held_ranks(rules: Rules) -> frozenset[int]:
+    """Ranks whose plays must empty the hand: 6s (R6.7 憋6), 3s (R6.8 清3)."""
+    return frozenset(
+        rank for rank, on in ((SIX, rules.hold_sixes), (THREE, rules.hold_threes)) if on
+    )
+
+
+def is_control(play: Play) -> bool:
+    """Whether a play spends control cards: 2s (filling or not) or jokers."""
+    return bool(play.jokers or play.twos or play.has_rank(TWO))
+
+
+@dataclass(slots=True)
+class CardCounter:
+    """记牌器 for one decision: the unseen cards, as if one other hand could hold them all, up
+    to the size of the largest other hand."""
+
+    #: Rank counts of the unseen cards, each capped at ``cap``.
+    pool: list[int]
+    #: The most cards any single other seat holds: no answer can be bigger.
+    cap: int
+    rules: Rules
+
+    def __post_init__(self) -> None:
+        self.pool = [min(n, self.cap) for n in self.pool]
+
+    def beatable(self, play: Play) -> bool:
+        """Whether some hand of unseen cards could still beat ``play`` (R4, R5)."""
+        return any(p.size <= self.cap for p in following_plays(self.pool, play, self.rules))
+
+
+def finishing_lead(
+    counts: Sequence[int], counter: CardCounter, held: frozenset[int]
+) -> Play | None:
+    """The lead that starts going out, when every play but the last is a winner; else None.
+
+    Winners are plays nothing unseen beats; a loser can be made one by hanging the cheapest
+    joker that does it. The last play may lose (the hand is empty by then); a held rank (R6.7,
+    R6.8) must be that last play. Winners go first, the jokers hung on losers next.
+    """
+    ranks = [r for r in range(SMALL_JOKER) if counts[r]]
+    small, big = counts[SMALL_JOKER], counts[BIG_JOKER]
+    last_held = [r for r in ranks if r in held]
+    if len(last_held) > 1 or not ranks:
+        return None
+    winners: list[Play] = []
+    losers: list[int] = []
+    for rank in ranks:
+        if rank not in held:
+            plain = Play.of(rank, counts[rank])
+            if counter.beatable(plain):
+                losers.append(rank)
+            else:
+                winners.append(plain)
+    covered: list[Play] = []
+    for rank in losers:
+        for s, b in ((1, 0), (0, 1)):
+            if s <= small and b <= big:
+                hung = Play.of(rank, counts[rank], s, b)
+                if not counter.beatable(hung):
+                    covered.append(hung)
+                    small, big = small - s, big - b
+                    break
+    if len(losers) - len(covered) + len(last_held) > 1:
+        return None
+    return next(iter(winners + covered), None)
+
+
+def strength_features(counts: Sequence[int], rules: Rules) -> tuple[float, ...]:
+    """What makes a hand strong, as differences from an average hand of the pack (R7): big
+    jokers, small jokers, 2s, ranks held (plays needed), cards, cards of held ranks (R6.7,
+    R6.8)."""
+    pack = pack_counts(rules)
+    held = held_ranks(rules)
+    ranks = sum(1 for r in range(SMALL_JOKER) if counts[r])
+    return (
+        counts[BIG_JOKER] - pack[BIG_JOKER] / 5,
+        counts[SMALL_JOKER] - pack[SMALL_JOKER] / 5,
+        counts[TWO] - pack[TWO] / 5,
+        ranks - sum(1 for n in pack[:SMALL_JOKER] if n),
+        sum(counts) - sum(pack) / 5,
+        sum(counts[r] - pack[r] / 5 for r in held),
+    )

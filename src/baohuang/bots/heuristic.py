@@ -1,0 +1,325 @@
+"""The ``heuristic`` bot (启发式机器人): a hand-written strategy on a seat's view alone (R14).
+
+Playing (R6):
+
+- **Leading**: go out when one play empties the hand; when every play but the last is a winner
+  (nothing unseen beats it, :func:`~baohuang.bots.handsplit.finishing_lead`), lead the winners and
+  go out; otherwise lead the lowest whole set (2s and jokers last; 6s and 3s wait for the end
+  under R6.7/R6.8), and not a size an opponent about to go out could answer with its last
+  cards.
+- **Following**: never over a partner; a play that wins the round and lets the hand go out;
+  over an opponent the lowest play that uses a whole set (one play fewer), else the lowest part
+  of a plain set, and 2s and jokers (control) only against an opponent nearing the end.
+- **记牌器**: the unseen cards are the pack less the cards played and held
+  (:class:`~baohuang.bots.handsplit.CardCounter`); they decide which plays are winners.
+- **Who is the guard**: until it is revealed (R8.8, R9.4, R9.5), every other seat that may be
+  the guard is weighted: overtaking the emperor makes it less likely, passing on the emperor
+  more; a seat that went out unrevealed was not it. Partners are never overtaken, a likely one
+  only with a whole set. The guard stays hidden in play (the engine plays the called card
+  last); revealing it when playing the called rank measured no better.
+
+Roles (R8, R9, R11) by hand strength (:func:`strength`: the place points a hand is worth above
+an average one, fitted on games between heuristic bots). The thresholds (class attributes)
+were measured in duplicate arenas against variants of this bot. The emperor leads first and
+holds the emperor card, so taking it pays with all but the weakest few percent of hands
+(declining below 0 lost 0.2 points a game; below -0.2 measured the same as never declining).
+暗独 (all four called cards, or R* and B* together) pays 4× the own place points and is taken
+unless the hand is weak; 明独 / 独保 / 明独保 / 抢独 need an overwhelming hand; 明保 (R9.4, QQ
+R8.10) doubles a score the emperor's side usually wins, so the guard shows unless weak; 造反 and
+踢 only with a strong hand. In play, breaking any plain set to follow an opponent beat breaking
+only low ones, and spending 2s and jokers against an opponent with at most 12 cards beat
+doing it at 4, 8 or 16 cards, or always. The rules are in ``docs/rules.md``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..engine.actions import (
+    ACCEPT,
+    DECLINE,
+    GRAB,
+    KICK,
+    PASS,
+    REBEL,
+    SHOW,
+    SOLO,
+    TRANSFER,
+    Action,
+    Call,
+    OpenSolo,
+)
+from ..engine.cards import BIG_JOKER, SMALL_JOKER, TWO
+from ..engine.plays import Play
+from ..engine.rules import Rules
+from ..engine.state import SEATS
+from .handsplit import (
+    CARD_RANK,
+    CardCounter,
+    finishing_lead,
+    held_ranks,
+    is_control,
+    rank_counts_of,
+    strength_features,
+    unseen_counts,
+)
+
+#: Linear weights of :func:`~baohuang.bots.handsplit.strength_features`: the place points (R10:
+#: +4 … −4) a hand is worth above an average one, fitted on games between heuristic bots.
+WEIGHTS = (0.97, 0.25, 0.13, -0.25, -0.12, -0.35)
+
+
+def strength(counts: list[int], rules: Rules) -> float:
+    """The expected place points of a hand (linear in its features)."""
+    return sum(w * f for w, f in zip(WEIGHTS, strength_features(counts, rules), strict=True))
+
+
+@dataclass(slots=True)
+class Memory:
+    """What the bot keeps from one game's successive views: the guard suspicion."""
+
+    deal: int = -1
+    seq: int = -1
+    #: Per seat, a weight for being the (unrevealed) guard.
+    suspect: list[float] | None = None
+    trick: list[tuple[int, str]] | None = None
+
+
+class HeuristicBot:
+    """See the module docstring. One instance may play many games in a row (a match)."""
+
+    #: Strength needed: to take the emperor card (the emperor leads and holds R: it places
+    #: about two points better than its hand alone), to play alone in the dark (暗独: 4× the
+    #: own place points beat 2× the pair's), to play alone openly (明独, 独保, 抢独), to declare
+    #: 造反, to show the guard (明保 doubles a score the emperor's side usually wins), to kick.
+    accept_at: ClassVar[float] = -0.2
+    dark_solo_at: ClassVar[float] = -1.0
+    open_solo_at: ClassVar[float] = 2.0
+    rebel_at: ClassVar[float] = 2.0
+    show_at: ClassVar[float] = -1.0
+    kick_at: ClassVar[float] = 2.5
+    #: An opponent with at most this many cards is worth stopping with control (2s, jokers);
+    #: with at most ``last_cards`` it may go out on the next lead.
+    urgent: ClassVar[int] = 12
+    last_cards: ClassVar[int] = 4
+    #: A seat is treated as a partner from this probability on; a likely one from the next.
+    partner: ClassVar[float] = 0.75
+    likely: ClassVar[float] = 0.6
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.held = held_ranks(rules)
+        self.memory = Memory()
+
+    # ------------------------------------------------------------------ interface
+
+    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+        self._observe(view)
+        if len(legal) == 1:
+            return legal[0]
+        counts = rank_counts_of(view["hand"])
+        if view["phase"] == "play":
+            return self._play(view, legal, counts)
+        if view["poll"]:
+            return self._answer(view, legal, counts)
+        if view["phase"] == "candidate":
+            return self._candidate(view, legal, counts)
+        if view["phase"] == "call":
+            return self._call(view, legal, counts)
+        return legal[0]  # R12 tribute: the copies offered are equal
+
+    # ------------------------------------------------------------------ roles (R8, R9, R11)
+
+    def _candidate(self, view: dict[str, Any], legal: list[Action], counts: list[int]) -> Action:
+        """登基 with a good hand (the pile added), else decline; R9.3 double holder: 独保,
+        登基 (暗独) or hand R* on (a yield, weihai's 转让) by strength."""
+        with_pile = rank_counts_of([*view["hand"], *view["pile"]])
+        power = strength(with_pile, self.rules)
+        if SOLO in legal and power >= self.open_solo_at:
+            return SOLO
+        if "B*" in view["hand"]:  # 登基 holding both is a dark solo
+            hand_on = next((a for a in (TRANSFER, DECLINE) if a in legal), ACCEPT)
+            return ACCEPT if power >= self.dark_solo_at else hand_on
+        if ACCEPT in legal and (power >= self.accept_at or DECLINE not in legal):
+            return ACCEPT
+        return DECLINE if DECLINE in legal else legal[0]
+
+    def _call(self, view: dict[str, Any], legal: list[Action], counts: list[int]) -> Action:
+        """R8.7, R11.3: 明独 only overwhelming, 暗独 (all four held) strong, else the triple of
+        the lowest rank (its holder's fourth copy goes early and shows the guard)."""
+        power = strength(counts, self.rules)
+        solos = [a for a in legal if isinstance(a, OpenSolo)]
+        if solos and power >= self.open_solo_at:
+            return solos[0]
+        if SOLO in legal and power >= self.open_solo_at:
+            return SOLO
+        calls = [a for a in legal if isinstance(a, Call)]
+        if not calls:
+            return legal[0]
+        copies = Counter(view["hand"])
+        dark = power >= self.dark_solo_at
+        return min(
+            calls,
+            key=lambda a: ((copies[str(a.card)] >= 4) != dark, CARD_RANK[str(a.card)]),
+        )
+
+    def _answer(self, view: dict[str, Any], legal: list[Action], counts: list[int]) -> Action:
+        """Polls: 明独 (R9.2) and 抢独 (R11.4) overwhelming, 造反 (R9.5) strong, 明保 (R9.4,
+        R8.10) unless weak, 踢 (R9.6) when the own side is strong."""
+        power = strength(counts, self.rules)
+        wanted = {
+            SOLO: self.open_solo_at,
+            GRAB: self.open_solo_at,
+            REBEL: self.rebel_at,
+            SHOW: self.show_at,
+            KICK: self.kick_at,
+        }
+        for action, level in wanted.items():
+            if action in legal and power >= level:
+                return action
+        return PASS
+
+    # ------------------------------------------------------------------ memory (guard)
+
+    def _observe(self, view: dict[str, Any]) -> None:
+        """Update the guard suspicion from the plays seen since the last view."""
+        memory = self.memory
+        if view["seq"] < memory.seq or view["deal"] != memory.deal:
+            self.memory = memory = Memory(deal=view["deal"])
+        memory.seq = view["seq"]
+        if view["phase"] != "play":
+            return
+        if memory.suspect is None:
+            memory.suspect = [1.0] * SEATS
+        trick = [(e["seat"], e["action"]) for e in view["trick"]]
+        seen = memory.trick or []
+        fresh = trick[len(seen) :] if trick[: len(seen)] == seen else trick
+        start = len(trick) - len(fresh)
+        winner = next((s for s, a in reversed(trick[:start]) if a != "pass"), None)
+        emperor = view["emperor"]
+        for seat, action in fresh:
+            if seat != emperor and winner == emperor:
+                memory.suspect[seat] *= 1.25 if action == "pass" else 0.35
+            if action != "pass":
+                winner = seat
+        memory.trick = trick
+
+    def _guard_odds(self, view: dict[str, Any]) -> list[float]:
+        """Per seat, the chance of being the unrevealed guard as ``view``'s seat sees it."""
+        me, emperor = view["seat"], view["emperor"]
+        suspect = self.memory.suspect or [1.0] * SEATS
+        weights = [
+            0.0
+            if seat in (me, emperor) or (seat in view["places"] and view["counts"][seat] == 0)
+            else suspect[seat]
+            for seat in range(SEATS)
+        ]
+        total = sum(weights) or 1.0
+        return [w / total for w in weights]
+
+    def _partners(self, view: dict[str, Any]) -> list[float]:
+        """Per seat, the chance of being on this seat's side."""
+        me, emperor, guard = view["seat"], view["emperor"], view["guard"]
+        role, solo = view["role"], view["solo"]
+        if solo == "open" or (role == "emperor" and solo == "dark"):
+            return [float(s == me or (role != "emperor" and s != emperor)) for s in range(SEATS)]
+        if role == "guard":
+            return [float(s in (me, emperor)) for s in range(SEATS)]
+        if guard is not None:
+            team = {emperor, guard}
+            return [float((s in team) == (me in team)) for s in range(SEATS)]
+        odds = self._guard_odds(view)
+        if role == "emperor":
+            return [1.0 if s == me else odds[s] for s in range(SEATS)]
+        return [1.0 if s == me else 0.0 if s == emperor else 1.0 - odds[s] for s in range(SEATS)]
+
+    # ------------------------------------------------------------------ play (R6)
+
+    def _play(self, view: dict[str, Any], legal: list[Action], counts: list[int]) -> Action:
+        plays = [a for a in legal if isinstance(a, Play)]
+        size = sum(counts)
+        out = [p for p in plays if p.size == size]
+        if out:
+            return out[0]
+        me, sizes = view["seat"], view["counts"]
+        others = [sizes[s] for s in range(SEATS) if s != me]
+        counter = CardCounter(unseen_counts(view, counts, self.rules), max(others), self.rules)
+        partners = self._partners(view)
+        if view["lead"] is None:
+            return self._lead(view, plays, counts, counter, partners)
+        return self._follow(view, plays, counts, counter, partners)
+
+    def _lead(
+        self,
+        view: dict[str, Any],
+        plays: list[Play],
+        counts: list[int],
+        counter: CardCounter,
+        partners: list[float],
+    ) -> Action:
+        legal = set(plays)
+        finish = finishing_lead(counts, counter, self.held)
+        if finish is not None and finish in legal:
+            return finish
+        sizes, me = view["counts"], view["seat"]
+        threats = {
+            sizes[s]
+            for s in range(SEATS)
+            if s != me and 0 < sizes[s] <= self.last_cards and partners[s] < 0.5
+        }
+        sets = [Play.of(r, counts[r]) for r in range(SMALL_JOKER) if counts[r]]
+        sets = [p for p in sets if p in legal]
+        if sets:
+            return min(sets, key=lambda p: (p.size in threats, p.rank))
+        return min(plays, key=lambda p: (p.size in threats, p.size, p.big, p.small))
+
+    def _follow(
+        self,
+        view: dict[str, Any],
+        plays: list[Play],
+        counts: list[int],
+        counter: CardCounter,
+        partners: list[float],
+    ) -> Action:
+        winner = view["lead"]["seat"]
+        ally = partners[winner]
+        if ally >= self.partner or not plays:
+            return PASS
+        for play in sorted(plays, key=lambda p: (is_control(p), p.jokers, p.rank)):
+            if not counter.beatable(play) and self._finishes_after(counts, play, counter):
+                return play
+        whole = [
+            p
+            for p in plays
+            if not is_control(p) and p.count == counts[p.rank] and p.rank not in self.held
+        ]
+        if whole and ally < self.likely:
+            return min(whole, key=lambda p: p.rank)
+        if ally >= 0.5:
+            return PASS
+        parts = [p for p in plays if not is_control(p)]
+        if parts:
+            return min(parts, key=lambda p: (p.rank, p.size))
+        if self._pressing(view, winner):
+            return min(plays, key=lambda p: (p.big, p.small, p.twos, p.rank))
+        return PASS
+
+    def _pressing(self, view: dict[str, Any], winner: int) -> bool:
+        """Whether the opponent ``winner`` is close enough to going out to spend control on."""
+        left: int = view["counts"][winner]
+        return 0 < left <= self.urgent
+
+    def _finishes_after(self, counts: list[int], play: Play, counter: CardCounter) -> bool:
+        """Whether the hand left after ``play`` goes out by :func:`finishing_lead`, or is one
+        play (with its jokers)."""
+        rest = list(counts)
+        if play.count:
+            rest[play.rank] -= play.count
+        rest[TWO] -= play.twos
+        rest[SMALL_JOKER] -= play.small
+        rest[BIG_JOKER] -= play.big
+        if sum(1 for r in range(SMALL_JOKER) if rest[r]) <= 1:
+            return True
+        return finishing_lead(rest, counter, self.held) is not None

@@ -1,0 +1,196 @@
+"""Playouts for the ``search`` bot: a rank-count simulator of the play phase (R6) and the
+heuristic bot's own play policy on it.
+
+:class:`Table` holds one determinization: every hand as rank counts, the round in progress,
+the places, and what each seat believes about the sides (R14): the emperor is public, the guard
+knows itself, the others weigh the seats that may be the guard as
+:class:`~baohuang.bots.heuristic.HeuristicBot` does (its suspicion, updated from the plays), until
+the guard reveals itself by playing its last copy of the revealing rank (the engine plays the
+called card last, R8.8; B*, R9.4). :class:`Policy` plays a seat of a table exactly as the
+heuristic bot would play it from that seat's view, so a playout predicts heuristic opponents.
+Suits are ignored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..engine.cards import BIG_JOKER, SMALL_JOKER, TWO
+from ..engine.movegen import plays_for
+from ..engine.plays import Play
+from ..engine.rules import Rules
+from ..engine.state import SEATS
+from .handsplit import CardCounter
+from .heuristic import HeuristicBot
+
+#: The heuristic's suspicion factors (:meth:`HeuristicBot._observe`): a non-emperor seat that
+#: passes on the emperor's play looks more like the guard, one that overtakes it less.
+PASS_ON_EMPEROR = 1.25
+OVERTAKE_EMPEROR = 0.35
+
+
+@dataclass(slots=True)
+class Table:
+    """A play-phase position on rank counts (R6) with the seats' beliefs about the sides."""
+
+    hands: list[list[int]]
+    turn: int
+    lead: Play | None
+    #: The seat that made the current play (meaningless while ``lead`` is None).
+    last: int
+    passes: int
+    places: list[int]
+    emperor: int
+    #: The guard of this determinization (``None``: the emperor plays alone).
+    guard: int | None
+    #: Whether every seat knows the sides (the guard revealed, an open solo; the heuristic
+    #: keeps weighing the seats after a dark solo is revealed).
+    known: bool = True
+    #: Per seat, the public weight for being the guard (the heuristic's suspicion).
+    suspect: list[float] = field(default_factory=lambda: [1.0] * SEATS)
+    #: The rank whose last copy, played by ``revealer``, reveals the sides (R8.8, R9.4).
+    reveal: int | None = None
+    revealer: int | None = None
+    #: Per seat, its card count; the rank counts of all hands together.
+    sizes: list[int] = field(init=False)
+    pool: list[int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.sizes = [sum(h) for h in self.hands]
+        self.pool = [sum(col) for col in zip(*self.hands, strict=True)]
+        self.suspect = list(self.suspect)  # the caller's list stays as it was
+
+    @property
+    def over(self) -> bool:
+        """R6.6: the game ends when one seat alone holds cards (every place is known)."""
+        return len(self.places) == SEATS
+
+    def _next_active(self, seat: int) -> int:
+        """The next seat in play order that still holds cards."""
+        for i in range(1, SEATS + 1):
+            nxt = (seat + i) % SEATS
+            if self.sizes[nxt]:
+                return nxt
+        raise AssertionError("no seat holds cards")
+
+    def step(self, play: Play | None) -> None:
+        """The seat to act plays ``play``, or passes (``None``)."""
+        seat = self.turn
+        if self.lead is not None and self.last == self.emperor and seat != self.emperor:
+            self.suspect[seat] *= PASS_ON_EMPEROR if play is None else OVERTAKE_EMPEROR
+        if play is None:
+            self._pass()
+            return
+        hand, pool = self.hands[seat], self.pool
+        if play.count:
+            hand[play.rank] -= play.count
+            pool[play.rank] -= play.count
+        if play.twos:
+            hand[TWO] -= play.twos
+            pool[TWO] -= play.twos
+        if play.jokers:
+            hand[SMALL_JOKER] -= play.small
+            hand[BIG_JOKER] -= play.big
+            pool[SMALL_JOKER] -= play.small
+            pool[BIG_JOKER] -= play.big
+        self.sizes[seat] -= play.size
+        if seat == self.revealer and self.reveal is not None and not hand[self.reveal]:
+            self.known = True
+        self.lead, self.last, self.passes = play, seat, 0
+        if not self.sizes[seat]:  # R6.4: out
+            self.places.append(seat)
+            if len(self.places) == SEATS - 1:
+                self.places.append(next(s for s in range(SEATS) if s not in self.places))
+                return
+        self.turn = self._next_active(seat)
+
+    def _pass(self) -> None:
+        """R6.3: the round ends when every other holder passed; R6.5 接风 after going out."""
+        self.passes += 1
+        holding = SEATS - len(self.places)
+        last_holds = bool(self.sizes[self.last])
+        if self.passes < holding - last_holds:
+            self.turn = self._next_active(self.turn)
+            return
+        self.turn = self.last if last_holds else self._next_active(self.last)
+        self.lead, self.passes = None, 0
+
+    def partners(self, me: int) -> list[float]:
+        """Per seat, the chance of being on ``me``'s side as ``me`` sees it (the heuristic's
+        ``_partners``)."""
+        emperor, guard = self.emperor, self.guard
+        if me == emperor and guard is None:
+            return [float(s == me) for s in range(SEATS)]
+        if me == guard or self.known:
+            team = (emperor, guard)
+            return [float((s in team) == (me in team)) for s in range(SEATS)]
+        weights = [
+            0.0 if s in (me, emperor) or not self.sizes[s] else self.suspect[s]
+            for s in range(SEATS)
+        ]
+        total = sum(weights) or 1.0
+        if me == emperor:
+            return [1.0 if s == me else w / total for s, w in enumerate(weights)]
+        return [
+            1.0 if s == me else 0.0 if s == emperor else 1.0 - w / total
+            for s, w in enumerate(weights)
+        ]
+
+
+class R4Counter(CardCounter):
+    """:class:`~baohuang.bots.handsplit.CardCounter` with a direct test for the R4 rule alone (no
+    R5 option): the same answers, without listing the answers."""
+
+    def beatable(self, play: Play) -> bool:
+        """R4: an answer has ``play``'s size, at least one R per B of ``play`` (none beats R),
+        and a higher card for each other card: spare jokers, then one higher rank."""
+        pool = self.pool
+        spare = pool[BIG_JOKER] - play.small
+        if play.big or spare < 0 or play.size > self.cap:
+            return False
+        need = play.count - spare - pool[SMALL_JOKER]
+        return need <= 0 or any(pool[r] >= need for r in range(play.rank + 1, SMALL_JOKER))
+
+
+def plain_r4(rules: Rules) -> bool:
+    """Whether beating follows R4 alone (no 烤牌, QQ jokers or wild 2s, R5)."""
+    return not (rules.roast or rules.qq_jokers or rules.twos_wild)
+
+
+class Policy(HeuristicBot):
+    """The heuristic bot's play (R6) for the seat to act on a :class:`Table`."""
+
+    def __init__(self, rules: Rules) -> None:
+        super().__init__(rules)
+        self.plain = plain_r4(rules)
+
+    def act(self, table: Table) -> Play | None:
+        """The play the heuristic bot would make at ``table`` (``None``: pass)."""
+        seat = table.turn
+        counts = table.hands[seat]
+        plays = plays_for(counts, table.lead, self.rules)
+        size = table.sizes[seat]
+        for play in plays:
+            if play.size == size:
+                return play
+        if not plays:
+            return None
+        pool = table.pool
+        unseen = [pool[r] - counts[r] for r in range(len(counts))]
+        cap = max(n for s, n in enumerate(table.sizes) if s != seat)
+        counter = (R4Counter if self.plain else CardCounter)(unseen, cap, self.rules)
+        partners = table.partners(seat)
+        view = {"seat": seat, "counts": table.sizes, "lead": {"seat": table.last}}
+        if table.lead is None:
+            action = self._lead(view, plays, counts, counter, partners)
+        else:
+            action = self._follow(view, plays, counts, counter, partners)
+        return action if isinstance(action, Play) else None
+
+    def playout(self, table: Table) -> list[int]:
+        """Play ``table`` by :meth:`act` until the emperor's side is out; the places (R6.4), the
+        seats still holding cards after them in any order (R10 needs no more)."""
+        side = [s for s in (table.emperor, table.guard) if s is not None]
+        while not all(s in table.places for s in side):
+            table.step(self.act(table))
+        return [*table.places, *(s for s in range(SEATS) if s not in table.places)]

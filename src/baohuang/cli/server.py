@@ -1,0 +1,153 @@
+"""``baohuang serve`` and ``baohuang loadtest``: the server's commands (see main.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import socket
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from ..server.logs import LogFormat, log_config
+from ..server.store import DEFAULT_DATABASE, database_url
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="监听地址 address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="端口 port")] = 8000,
+    database: Annotated[
+        str,
+        typer.Option(help="数据库 SQLAlchemy URL: sqlite:///FILE or postgresql+asyncpg://…"),
+    ] = DEFAULT_DATABASE,
+    log_format: Annotated[
+        LogFormat,
+        typer.Option(
+            help="日志格式 log format: text (for a person at a terminal) or json (one JSON object "
+            "a line, for a log collector); logs go to standard error"
+        ),
+    ] = LogFormat.text,
+    proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="可信反向代理 a reverse proxy's address whose X-Forwarded-For/-Proto to trust "
+            "(repeatable); from anyone else those headers are ignored"
+        ),
+    ] = None,
+    request_timeout: Annotated[
+        float,
+        typer.Option(help="请求超时 seconds a request's line and headers may take to arrive"),
+    ] = 10.0,
+    origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="允许的网页来源 another origin (https://host) whose pages may open table "
+            "sockets (repeatable); this server's own is always allowed"
+        ),
+    ] = None,
+) -> None:
+    """启动保皇服务器（大厅、牌桌、网页）。 Run the game server: lobby, tables, browser client."""
+    need_driver(database)
+    import uvicorn
+
+    from ..server.app import create_app
+    from ..server.slowclients import timed_requests
+
+    refused = cannot_listen(host, port)
+    if refused is not None:  # before the banner: uvicorn would only say so after it
+        typer.echo(
+            f"无法在 {host}:{port} 监听（{refused}）：换一个 --port 或停掉占用它的程序。 "
+            f"Cannot listen on {host}:{port} ({refused}): choose another --port or stop what "
+            "holds it.",
+            err=True,
+        )
+        raise typer.Exit(1)
+    typer.echo(f"保皇 Baohuang 服务器 server: http://{host}:{port}  (数据库 database: {database})")
+    uvicorn.run(
+        create_app(database, origins=origin or ()),
+        host=host,
+        port=port,
+        http=timed_requests(request_timeout),  # a half-sent request holds no socket for ever
+        proxy_headers=bool(proxy),
+        forwarded_allow_ips=proxy or [],
+        ws_max_size=65536,
+        ws_per_message_deflate=False,  # compression cost a fifth of the server's time
+        log_level="warning",
+        log_config=log_config(log_format),
+    )
+
+
+def cannot_listen(host: str, port: int) -> str | None:
+    """Why ``host:port`` cannot be listened on (as uvicorn binds it), or ``None``."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            return exc.strerror or str(exc)
+    return None
+
+
+#: ``baohuang db``: the database.
+db = typer.Typer(help="数据库 The database: schema migrations.", no_args_is_help=True)
+
+
+@db.command("upgrade")
+def db_upgrade(
+    database: Annotated[
+        str,
+        typer.Option(help="数据库 SQLAlchemy URL: sqlite:///FILE or postgresql+asyncpg://…"),
+    ] = DEFAULT_DATABASE,
+) -> None:
+    """升级数据库结构（启动服务器时也会升级）。 Upgrade the schema (serve does it on start too)."""
+    need_driver(database)
+    from ..server.store import upgrade
+
+    revision = asyncio.run(upgrade(database))
+    typer.echo(f"数据库已是最新结构 the database is at revision {revision}: {database}")
+
+
+def protocol(
+    out: Annotated[Path, typer.Option(help="输出目录 folder to write into")] = Path("docs"),
+) -> None:
+    """生成协议文档（JSON Schema 与 Markdown）。 Write the protocol's JSON Schema and docs."""
+    from ..protocol.schema import write
+
+    for path in write(out):
+        typer.echo(str(path))
+
+
+# ---------------------------------------------------------------------- the optional extras
+
+
+def need_driver(database: str) -> None:
+    """Stop with a clear message when the database's driver is an extra not installed."""
+    asyncpg = database_url(database).startswith("postgresql+asyncpg")
+    if asyncpg and importlib.util.find_spec("asyncpg") is None:
+        typer.echo(
+            "PostgreSQL needs the [postgres] extra: pip install 'baohuang[postgres]'  "
+            "(PostgreSQL 需要安装 baohuang[postgres])",
+            err=True,
+        )
+        raise typer.Exit(1)
+
+
+#: ``baohuang loadtest``'s Click settings: the stand-in below takes any options.
+LOADTEST_SETTINGS: dict[str, Any] = {}
+
+try:  # the load tool's HTTP client comes with the [load] extra
+    from ..client.loadtest import loadtest as loadtest
+except ModuleNotFoundError as missing:
+    _missing = missing.name
+    LOADTEST_SETTINGS = {"ignore_unknown_options": True, "allow_extra_args": True}
+
+    def loadtest(ctx: typer.Context) -> None:  # type: ignore[misc]
+        """压力测试（需要 baohuang[load]）。 The load test: needs pip install 'baohuang[load]'."""
+        typer.echo(
+            f"baohuang loadtest needs the [load] extra (missing {_missing}): "
+            "pip install 'baohuang[load]'  (压力测试需要安装 baohuang[load])",
+            err=True,
+        )
+        raise typer.Exit(1)

@@ -1,0 +1,444 @@
+"""The game: one deal to the last card, under any preset's rules.
+
+A :class:`Game` is driven by :meth:`Game.legal_actions` and :meth:`Game.apply`. Role-phase
+decisions (roles.py) are actions just like plays; the rules they follow are in ``docs/rules.md``.
+Steps with no choice (a candidate without a callable triple declining, R8.4; the 登基 forced by
+a 转让, R9.3; a tribute or call with a single option) are applied by the engine itself and
+appear in the event log, not in the action log. Polls (明独, 抢独, 明保, 造反, 踢) always ask
+every seat in turn, even one whose only answer is ``pass``, and a candidate who may only accept
+is asked too (R9.3, R11.2), so that nobody learns a role or a hand from who is asked.
+
+**Cards for a rank-only play.** When a :class:`~baohuang.engine.plays.Play` is applied, the engine
+takes the cards of the rank in suit order ``s h d c`` with the card that would reveal the
+guard (the called card, R8.8) last, and plain jokers before marked ones (``B*`` reveals its
+holder, R9.4), so that nobody reveals themself by accident. To play particular cards, apply
+a :class:`~baohuang.engine.actions.PlayCards`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from .actions import (
+    ACCEPT,
+    DECLINE,
+    PASS,
+    TRANSFER,
+    Accept,
+    Action,
+    Call,
+    Decline,
+    Escape,
+    OpenSolo,
+    Pass,
+    PlayCards,
+    Tribute,
+    parse_action,
+)
+from .cards import (
+    B_CARD,
+    B_MARKED,
+    BIG_JOKER,
+    CARDS,
+    R_CARD,
+    R_MARKED,
+    SMALL_JOKER,
+    TWO,
+    Card,
+)
+from .errors import IllegalActionError as IllegalActionError
+from .movegen import SIX, THREE, plays_for
+from .plays import Play, allowed, beats, must_empty_hand
+from .roles import RolePhases
+from .rules import Rules
+from .scoring import GameResult, Outcome, escape_scores, outcome, score
+from .state import PHASE_ZH, SEATS, GameState
+
+#: The flat lists a clone copies (the rest are immutable values or nested, see clone()).
+_LIST_SLOTS = (
+    "_hand_texts",
+    "dealt",
+    "sizes",
+    "played",
+    "events",
+    "actions",
+    "tribute_due",
+    "tribute_paid",
+    "pile",
+    "poll_queue",
+    "poll_yes",
+    "trick",
+    "places",
+    "cleared",
+)
+
+
+class Game(RolePhases):
+    """One game of Baohuang; see the module docstring. Create with :func:`new_game`."""
+
+    __slots__ = ()
+
+    def __init__(
+        self,
+        rules: Rules,
+        seed: int | str,
+        previous: GameResult | None = None,
+        deals: Sequence[dict[str, Any]] | None = None,
+    ) -> None:
+        rules.validate()
+        self.rules = rules
+        self.seed = seed
+        self.previous = previous
+        self.given = deals
+        self.dealt = []
+        # R9.1: the first game is dealt from seat 0, later ones from the previous emperor.
+        self.dealer = previous.emperor if previous and previous.emperor is not None else 0
+        self.deal_no = 0
+        self.events = []
+        self.actions = []
+        self.result = None
+        self.escaped = None
+        self._legal = None
+        self._deal()
+        self._auto()
+
+    # ------------------------------------------------------------------ public interface
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    @property
+    def scores(self) -> list[int] | None:
+        """Points per seat once the game is over (R10), else ``None``."""
+        return list(self.result.scores) if self.result else None
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the seat to act may take now (empty once the game is over).
+
+        ``escape N`` (R10.4) is always open to every seat and is not listed.
+        """
+        return list(self._legal_now())
+
+    def apply(self, action: Action | str) -> None:
+        """Apply ``action`` for :attr:`current_seat` (an escape for its own seat); raises
+        :class:`IllegalActionError` or :class:`NotationError` and leaves the game unchanged."""
+        if isinstance(action, str):
+            action = parse_action(action)
+        seat = self.current_seat
+        if seat is None:
+            raise IllegalActionError("the game is over: no more actions", "本局已结束，不能再行动")
+        if isinstance(action, Escape):
+            if action.seat not in range(SEATS):
+                raise IllegalActionError(f"no seat {action.seat}", f"没有座位{action.seat}")
+            seat = action.seat
+        elif self.phase == "play":
+            if isinstance(action, Play):
+                action = PlayCards(tuple(self.cards_for(seat, self._check_play(seat, action))))
+            elif isinstance(action, PlayCards):
+                self._check_play(seat, action.play, action.cards)
+            elif not isinstance(action, Pass):
+                raise IllegalActionError(
+                    f"it is the play phase: {action} is not a play or pass",
+                    f"现在是出牌阶段：{action} 不是出牌也不是过",
+                )
+            elif self.lead is None:
+                raise IllegalActionError(
+                    "you lead this round (发牌): you cannot pass", "这一轮由你发牌，不能过"
+                )
+        elif action not in self._legal_now():
+            options = ", ".join(str(a) for a in self._legal_now())
+            raise IllegalActionError(
+                f"you cannot {action} now, in the {self.phase} phase; legal: {options}",
+                f"现在是{PHASE_ZH[self.phase]}阶段，你不能 {action}；可以：{options}",
+            )
+        self.actions.append((seat, action))
+        self._dispatch(seat, action)
+        self._auto()
+
+    def clone(self) -> Game:
+        """An independent copy, cheap enough for search."""
+        other = Game.__new__(Game)
+        for name in GameState.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.cards = [list(c) for c in self.cards]
+        other.counts = [list(c) for c in self.counts]
+        for name in _LIST_SLOTS:
+            setattr(other, name, list(getattr(self, name)))
+        return other
+
+    def events_for(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
+        """The events after sequence number ``since`` as ``seat`` may see them (R14)."""
+        return [e.for_seat(seat) for e in self.events[since:]]
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Everything ``seat`` may know now (R14), JSON-serialisable; ``None`` for a spectator."""
+        from .views import build_view
+
+        return build_view(self, seat)
+
+    # ------------------------------------------------------------------ play phase (R6)
+
+    def _check_play(self, seat: int, play: Play, cards: Iterable[Card] | None = None) -> Play:
+        """Raise unless ``seat`` may make ``play`` now (with exactly ``cards``, if given)."""
+        if not allowed(play, self.rules):
+            raise IllegalActionError(
+                f"{play}: 2s fill a set of another rank only with twos_wild (R5.2)",
+                f"{play}：只有“2 可以配牌”的规则下，2 才能配别的点数（R5.2）",
+            )
+        if cards is not None:
+            row = self.cards[seat]
+            for card, n in Counter(cards).items():
+                if row[card.id] < n:
+                    raise IllegalActionError(
+                        f"you hold {row[card.id]} × {card}, cannot play {n}",
+                        f"你只有 {row[card.id]} 张 {card}，出不了 {n} 张",
+                    )
+        elif not play.fits(self.counts[seat]):
+            raise IllegalActionError(
+                f"you do not hold the cards for {play}", f"你手里没有 {play} 这些牌"
+            )
+        if self.lead is not None and not beats(play, self.lead, self.rules):
+            raise IllegalActionError(
+                f"{play} does not beat {self.lead} (R4: same size, every card higher)",
+                f"{play} 管不上 {self.lead}（R4：张数相同，每张都要更大）",
+            )
+        if must_empty_hand(play, self.rules) and play.size != self.sizes[seat]:
+            name, section = ("6", "R6.7 憋6") if play.has_rank(SIX) else ("3", "R6.8 清3")
+            raise IllegalActionError(
+                f"{play}: {name}s must be the final play, all at once ({section})",
+                f"{play}：{name} 必须留到最后一手一次出完（{section}）",
+            )
+        return play
+
+    def cards_for(self, seat: int, play: Play) -> list[Card]:
+        """The documented choice of cards for a rank-only play (module docstring)."""
+        row = self.cards[seat]
+        chosen: list[Card] = []
+        if play.count:
+            ids = list(range(play.rank * 4, play.rank * 4 + 4))
+            hidden = self.reveal_card
+            if hidden is not None and hidden.id in ids:
+                ids.remove(hidden.id)
+                ids.append(hidden.id)
+            need = play.count
+            for cid in ids:
+                take = min(need, row[cid])
+                chosen += [CARDS[cid]] * take
+                need -= take
+        need = play.twos  # R5.2 filler 2s, in suit order (a 2 is never called, R8.4)
+        for cid in range(TWO * 4, TWO * 4 + 4):
+            take = min(need, row[cid])
+            chosen += [CARDS[cid]] * take
+            need -= take
+        for plain, marked, n in ((R_CARD, R_MARKED, play.big), (B_CARD, B_MARKED, play.small)):
+            take = min(n, row[plain.id])
+            chosen += [plain] * take + [marked] * (n - take)
+        return chosen
+
+    def _play(self, seat: int, action: PlayCards) -> None:
+        play = action.play
+        for card in action.cards:
+            self._take(seat, card)
+        self.played[play.rank] += play.count
+        self.played[TWO] += play.twos
+        self.played[SMALL_JOKER] += play.small
+        self.played[BIG_JOKER] += play.big
+        cards = [str(c) for c in action.cards]
+        self._event(
+            "play", {"seat": seat, "play": str(play), "cards": cards, "left": self.sizes[seat]}
+        )
+        self.trick.append((seat, " ".join(cards)))
+        if self.reveal_card in action.cards:
+            self._reveal_by_play(seat)
+        if self.clear_watch is not None and self.clear_watch != seat:
+            # R6.8 清3: the play before the 3s' final play was beaten.
+            self.cleared.append((self.clear_watch, seat))
+            self._event("cleared", {"seat": self.clear_watch, "by": seat})
+        self.clear_watch = seat if self._threes_go_next(seat) else None
+        self.lead = play
+        self.last_player = seat
+        self.passes = 0
+        if not self.sizes[seat]:
+            self._go_out(seat)
+            if self.phase == "over":
+                return
+        self.current_seat = self._next_active(seat)
+
+    def _reveal_by_play(self, seat: int) -> None:
+        """R8.8 / R9.4: the guard plays the called card or B*; R9.4: a dark solo plays B*."""
+        if seat == self.guard and not self.guard_revealed:
+            self.guard_revealed = True
+            self._event("reveal", {"seat": seat, "role": "guard"})
+        elif (
+            seat == self.emperor
+            and self.guard is None
+            and self.reveal_card is B_MARKED
+            and not (self.open_solo or self.solo_revealed)
+        ):
+            self.solo_revealed = True
+            self._event("reveal", {"seat": seat, "role": "solo"})
+
+    def _threes_go_next(self, seat: int) -> bool:
+        """R6.8: the hand holds 3s and could go out in one play with them: nothing else but
+        jokers, and 2s under ``twos_wild`` (R5.2 fillers)."""
+        rules, counts = self.rules, self.counts[seat]
+        if not (rules.hold_threes and counts[THREE]):
+            return False
+        rest = counts[SMALL_JOKER] + counts[BIG_JOKER] + (counts[TWO] if rules.twos_wild else 0)
+        return counts[THREE] + rest == self.sizes[seat]
+
+    def _go_out(self, seat: int) -> None:
+        """R6.4: an empty hand is out; R6.6: one seat left with cards ends the game (大落)."""
+        self.places.append(seat)
+        self._event("out", {"seat": seat, "place": len(self.places)})
+        if len(self.places) == SEATS - 1:
+            last = next(s for s in range(SEATS) if s not in self.places)
+            self.places.append(last)
+            self._event("out", {"seat": last, "place": SEATS})
+            self._finish()
+
+    def _pass(self, seat: int) -> None:
+        self.passes += 1
+        self._event("pass", {"seat": seat})
+        self.trick.append((seat, "pass"))
+        last = self.last_player
+        holding = SEATS - len(self.places)
+        others = holding - (1 if self.sizes[last] else 0)
+        if self.passes < others:
+            self.current_seat = self._next_active(seat)
+        elif self.sizes[last]:
+            self._start_round(last, jiefeng=False)  # R6.3
+        else:
+            self._start_round(self._next_active(last), jiefeng=True)  # R6.5 接风
+
+    def _finish(self) -> None:
+        """R10 scores; the game's result."""
+        assert self.emperor is not None
+        self.phase = "over"
+        self.current_seat = None
+        emperor, guard, places = self.emperor, self.guard, self.places
+        scores = score(
+            self.rules,
+            emperor=emperor,
+            guard=guard,
+            places=places,
+            open_solo=self.open_solo,
+            rebellion=self.rebellion,
+            open_guard=self.open_guard,
+            kicked=self.kicked,
+        )
+        won = outcome(
+            self.rules,
+            emperor=emperor,
+            guard=guard,
+            places=places,
+            open_solo=self.open_solo,
+            open_guard=self.open_guard,
+        )
+        self._set_result(scores, won)
+
+    def _set_result(self, scores: list[int], won: Outcome) -> None:
+        self.result = GameResult(
+            self.emperor,
+            self.guard,
+            tuple(self.places),
+            tuple(scores),
+            won,
+            open_solo=self.open_solo,
+            rebellion=self.rebellion,
+            open_guard=self.open_guard,
+            kicked=self.kicked,
+            escaped=self.escaped,
+            cleared=tuple(self.cleared),
+        )
+        self._event("game_over", self.result.to_dict())
+
+    def _escape(self, seat: int) -> None:
+        """R10.4 逃跑: −30 to the seat that leaves, the game over and unscored for the others."""
+        self.escaped = seat
+        self.phase = "over"
+        self.current_seat = None
+        self._event("escape", {"seat": seat})
+        self._set_result(escape_scores(seat), "escape")
+
+    # ------------------------------------------------------------------ dispatch
+
+    def _legal_now(self) -> list[Action]:
+        """The cached legal actions (not a copy: never hand it out)."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return self._legal
+
+    def _compute_legal(self) -> list[Action]:
+        seat = self.current_seat
+        if seat is None:
+            return []
+        phase = self.phase
+        if phase == "play":
+            plays: list[Action] = list(plays_for(self.counts[seat], self.lead, self.rules))
+            if self.lead is not None:
+                plays.append(PASS)
+            return plays
+        if phase == "candidate":
+            return self._candidate_options(seat)
+        if phase == "call":
+            return self._call_options(seat)
+        if phase == "poll":
+            return self._poll_options(seat)
+        return self._tribute_options(seat)
+
+    def _dispatch(self, seat: int, action: Action, auto: bool = False) -> None:
+        phase = self.phase
+        if isinstance(action, Escape):
+            self._escape(seat)
+        elif phase == "play":
+            if isinstance(action, PlayCards):
+                self._play(seat, action)
+            else:
+                self._pass(seat)
+        elif phase == "poll":
+            self._answer(seat, action)
+        elif isinstance(action, Tribute):
+            self._pay_tribute(seat, action.card)
+        elif isinstance(action, Call):
+            self._call(seat, action.card)
+        elif isinstance(action, OpenSolo) and phase == "call":
+            self._declare_open_solo(seat, action.card, "shown" if action.card else "declared")
+            self._roles_settled()
+        elif isinstance(action, Accept | OpenSolo):
+            self._accept(seat, open_solo=isinstance(action, OpenSolo))
+        elif isinstance(action, Decline) or action == TRANSFER:
+            self._pass_pile(seat, "decline" if isinstance(action, Decline) else "transfer", auto)
+        self._legal = None
+
+    def _auto(self) -> None:
+        """Apply the steps that leave no choice (R8.4, R11.2 automatic yields, the 登基 forced by
+        a 转让, single options); never a poll, nor any other 登基 that is the only option (R9.3's
+        R* holder, R11.2 after a lap): whether the seat had a choice would tell what it holds
+        (B*, four of a card)."""
+        while self.phase in ("candidate", "call", "tribute"):
+            options = self._legal_now()
+            asked = self.phase == "candidate" and options[0] is ACCEPT and not self.forced
+            if len(options) != 1 or asked:
+                return
+            seat = self.current_seat
+            assert seat is not None
+            self._dispatch(seat, options[0], auto=options[0] is DECLINE)
+
+
+def new_game(
+    rules: Rules | None = None,
+    seed: int | str = 0,
+    previous: GameResult | None = None,
+    deals: Sequence[dict[str, Any]] | None = None,
+) -> Game:
+    """A new game under ``rules`` (default `classic`), dealt from ``seed``.
+
+    ``previous`` is the previous game's result in a match: tribute (R12) and dealer (R9.1).
+    ``deals`` lays out each deal's hands instead (:attr:`Game.dealt` of a recorded game: a
+    replay that needs no seed).
+    """
+    return Game(rules or Rules(), seed, previous, deals)

@@ -1,0 +1,190 @@
+"""The data of a game and the small operations on it that every phase shares."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from .actions import Action
+from .cards import CARD_TEXT, CARDS, IDS_HIGH_FIRST, Card
+from .events import Event
+from .plays import Play
+from .rules import Rules
+from .scoring import GameResult
+
+Phase = Literal["tribute", "candidate", "call", "poll", "play", "over"]
+Poll = Literal["solo", "grab", "show", "rebel", "kick"]
+SEATS = 5
+
+PHASE_ZH = {
+    "tribute": "进贡",
+    "candidate": "选皇帝",
+    "call": "叫牌",
+    "poll": "表态",
+    "play": "出牌",
+    "over": "结束",
+}
+
+
+class GameState:
+    """Everything a game holds; see :class:`~baohuang.engine.game.Game` for the interface."""
+
+    __slots__ = (
+        "_hand_texts",
+        "_legal",
+        "actions",
+        "c0",
+        "called",
+        "cand_turn",
+        "cards",
+        "clear_watch",
+        "cleared",
+        "counts",
+        "current_seat",
+        "deal_no",
+        "dealer",
+        "dealt",
+        "emperor",
+        "escaped",
+        "events",
+        "forced",
+        "given",
+        "guard",
+        "guard_revealed",
+        "kicked",
+        "last_player",
+        "lead",
+        "open_guard",
+        "open_solo",
+        "passes",
+        "phase",
+        "pile",
+        "places",
+        "played",
+        "poll",
+        "poll_queue",
+        "poll_yes",
+        "previous",
+        "rebellion",
+        "result",
+        "reveal_card",
+        "rules",
+        "seed",
+        "sizes",
+        "solo_revealed",
+        "teams_set",
+        "tribute_due",
+        "tribute_paid",
+        "trick",
+    )
+
+    rules: Rules
+    seed: int | str
+    #: Each deal so far as a record keeps it: {start, first, hands} (:mod:`baohuang.engine.record`).
+    dealt: list[dict[str, Any]]
+    #: Deals to lay out instead of shuffling (a record's), or ``None``.
+    given: Sequence[dict[str, Any]] | None
+    #: The previous game's result in a match: tribute (R12) and the dealer (R9.1).
+    previous: GameResult | None
+    deal_no: int
+    dealer: int
+    phase: Phase
+    current_seat: int | None
+    #: Per seat: how many of each card id, and of each rank index; hand sizes.
+    cards: list[list[int]]
+    counts: list[list[int]]
+    sizes: list[int]
+    #: Cards played so far, by rank index (the public 记牌器).
+    played: list[int]
+    events: list[Event]
+    actions: list[tuple[int, Action]]
+    #: R12: (payer, receiver or None when R12 hands the card out) per card still due.
+    tribute_due: list[tuple[int, int | None]]
+    tribute_paid: list[tuple[int, int | None, Card]]
+    #: The candidate chain: its first seat, the number of turns taken, the emperor pile.
+    c0: int
+    cand_turn: int
+    pile: list[Card]
+    #: The next candidate must accept (R9.3 weihai's 转让).
+    forced: bool
+    emperor: int | None
+    called: Card | None
+    guard: int | None
+    #: Roles are settled: every seat knows whether it is the guard.
+    teams_set: bool
+    #: The card whose play by the guard reveals it (R8.8 the called card, R9.4 B*).
+    reveal_card: Card | None
+    guard_revealed: bool
+    solo_revealed: bool
+    open_solo: bool
+    open_guard: bool
+    rebellion: bool
+    kicked: bool
+    poll: Poll | None
+    poll_queue: list[int]
+    poll_yes: list[int]
+    lead: Play | None
+    last_player: int
+    passes: int
+    trick: list[tuple[int, str]]
+    places: list[int]
+    #: R6.8 清3: the seat whose last play left a hand that can go out with its 3s in one play,
+    #: and the (cleared, clearer) pairs.
+    clear_watch: int | None
+    cleared: list[tuple[int, int]]
+    escaped: int | None
+    result: GameResult | None
+    _legal: list[Action] | None
+    #: Per seat, the hand in notation, kept until the hand changes.
+    _hand_texts: list[list[str] | None]
+
+    # ------------------------------------------------------------------ cards
+
+    def hand(self, seat: int) -> list[Card]:
+        """The cards ``seat`` holds, high first. Private: only for that seat's view."""
+        row = self.cards[seat]
+        return [CARDS[cid] for cid in IDS_HIGH_FIRST for _ in range(row[cid])]
+
+    def hand_text(self, seat: int) -> list[str]:
+        """:meth:`hand` in notation."""
+        cached = self._hand_texts[seat]
+        if cached is None:
+            row = self.cards[seat]
+            cached = []
+            for cid in IDS_HIGH_FIRST:
+                if row[cid]:
+                    cached += [CARD_TEXT[cid]] * row[cid]
+            self._hand_texts[seat] = cached
+        return list(cached)
+
+    def _take(self, seat: int, card: Card) -> None:
+        self.cards[seat][card.id] -= 1
+        self.counts[seat][card.rank] -= 1
+        self.sizes[seat] -= 1
+        self._hand_texts[seat] = None
+
+    def _give(self, seat: int, card: Card) -> None:
+        self.cards[seat][card.id] += 1
+        self.counts[seat][card.rank] += 1
+        self.sizes[seat] += 1
+        self._hand_texts[seat] = None
+
+    def _holder(self, card: Card) -> int | None:
+        """The seat holding a copy of ``card`` (the first, for cards with copies)."""
+        return next((s for s in range(SEATS) if self.cards[s][card.id]), None)
+
+    # ------------------------------------------------------------------ events and turns
+
+    def _event(
+        self, kind: str, public: dict[str, Any], private: dict[int, dict[str, Any]] | None = None
+    ) -> None:
+        self.events.append(Event(len(self.events), kind, public, private or {}))
+
+    def _next_active(self, seat: int) -> int:
+        """The next seat in play order that still holds cards."""
+        sizes = self.sizes
+        for i in range(1, SEATS + 1):
+            nxt = (seat + i) % SEATS
+            if sizes[nxt]:
+                return nxt
+        raise AssertionError("no seat holds cards")

@@ -1,0 +1,251 @@
+"""The heuristic bot's choices on hand-made views (R6 play, R8/R9/R11 roles, R14: the view is
+all it gets), its card counter and finishing plan (handsplit), and its guard inference."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from baohuang import ACCEPT, DECLINE, PASS, Action, Call, Card, OpenSolo, Play, Rules, legal_plays
+from baohuang.bots.handsplit import (
+    CardCounter,
+    finishing_lead,
+    held_ranks,
+    pack_counts,
+    rank_counts_of,
+    unseen_counts,
+)
+from baohuang.bots.heuristic import HeuristicBot, strength
+from baohuang.engine.actions import KICK, REBEL, SHOW, SOLO, TRANSFER
+
+CLASSIC = Rules.preset("classic")
+WEIHAI = Rules.preset("weihai")
+#: A hand that wins most games: three big jokers, two small ones, six 2s, few ranks.
+STRONG = "R R R B B 2s 2s 2h 2h 2d 2c As As Ah Ad Ks Ks Kh Kd Kc " + " ".join(
+    ["Qs"] * 4 + ["Js"] * 4 + ["Ts"] * 4 + ["9s"] * 4 + ["8s"] * 4 + ["7h"] * 3
+)
+#: A hand without jokers or 2s, spread over every rank.
+WEAK = " ".join(f"{r}{s}" for r in "3456789TJQKA" for s in "shd") + " 3c 4c 5c 6c 7c 8c 9c"
+
+
+def make_view(hand: str, *, lead: tuple[int, str] | None = None, **fields: Any) -> dict[str, Any]:
+    """A play-phase view for seat 1 (emperor at seat 0, roles unknown unless given)."""
+    cards = hand.split()
+    view: dict[str, Any] = {
+        "seat": 1,
+        "phase": "play",
+        "deal": 0,
+        "seq": 40,
+        "hand": cards,
+        "role": "rebel",
+        "counts": [20, len(cards), 20, 20, 20],
+        "pile": [],
+        "emperor": 0,
+        "called": "9h",
+        "solo": None,
+        "guard": None,
+        "lead": None,
+        "trick": [],
+        "played": {},
+        "places": [],
+        "poll": None,
+    }
+    if lead is not None:
+        seat, play = lead
+        view["lead"] = {"seat": seat, "play": play, "cards": []}
+        view["trick"] = [{"seat": seat, "action": play}]
+    view.update(fields)
+    return view
+
+
+def legal_for(view: dict[str, Any], rules: Rules = CLASSIC) -> list[Action]:
+    """The legal actions of a play-phase view (R4 plays, and pass when following)."""
+    lead = view["lead"]
+    plays: list[Action] = list(legal_plays(" ".join(view["hand"]), lead and lead["play"], rules))
+    return [*plays, PASS] if lead else plays
+
+
+def choose(view: dict[str, Any], rules: Rules = CLASSIC) -> Action:
+    return HeuristicBot(rules).choose(view, legal_for(view, rules))
+
+
+# ------------------------------------------------------------------ leading (R6.2)
+
+
+def test_leads_the_lowest_single_from_a_weak_hand_r6_2() -> None:
+    assert choose(make_view("Kd Ts 8c 5h 4s 2s")) == Play.parse("4")
+
+
+def test_leads_a_whole_low_set_and_keeps_the_big_joker_r6_2() -> None:
+    action = choose(make_view("R 9h 9s 7c 5d 4s 4h"))
+    assert action == Play.parse("44")
+
+
+def test_goes_out_when_one_play_empties_the_hand_r6_4() -> None:
+    assert choose(make_view("B 9s 9h")) == Play.parse("B99")
+    assert choose(make_view("9s 9h 9d", lead=(0, "888"))) == Play.parse("999")
+
+
+def test_finishes_with_a_play_nobody_can_beat_r4() -> None:
+    """Two sets and a big joker: the joker makes one set a winner, the other goes last."""
+    action = choose(make_view("R 9s 9h 3c"))
+    assert isinstance(action, Play) and action.big == 1 and action.size in (2, 3)
+
+
+def test_does_not_lead_a_size_an_opponent_can_go_out_with() -> None:
+    """The emperor holds two cards: a pair could be its last play, so lead the single."""
+    view = make_view("Ks Kh 9c", counts=[2, 3, 20, 20, 20])
+    assert choose(view) == Play.parse("9")
+    assert choose(make_view("Ks Kh 9c")) == Play.parse("9")
+
+
+def test_hold_sixes_go_last_r6_7() -> None:
+    """R6.7 憋6: with 6s held, the lowest other set leads."""
+    view = make_view("6s 6h 9c Jd Jh")
+    assert choose(view, WEIHAI) == Play.parse("9")
+
+
+# ------------------------------------------------------------------ following (R6.2, R4)
+
+
+def test_follows_an_opponent_with_the_lowest_whole_set_not_the_joker() -> None:
+    view = make_view("R 9h 9s 7c 5d", lead=(0, "3"))
+    assert choose(view) == Play.parse("5")
+
+
+def test_keeps_the_big_joker_when_only_it_beats_a_far_opponent() -> None:
+    view = make_view("R 4s 4h 3c", lead=(0, "K"), counts=[30, 4, 20, 20, 20])
+    assert choose(view) is PASS
+
+
+def test_spends_the_big_joker_on_an_opponent_about_to_go_out() -> None:
+    view = make_view("R 9h 9s 7c 5d", lead=(0, "A"), counts=[3, 5, 20, 20, 20])
+    assert choose(view) == Play.parse("R")
+
+
+def test_never_overtakes_the_emperor_as_the_guard() -> None:
+    view = make_view("Ks 9h", lead=(0, "Q"), role="guard", guard=1, counts=[1, 2, 9, 9, 9])
+    assert choose(view) is PASS
+
+
+def test_never_overtakes_a_partner_against_an_open_solo_r8_7() -> None:
+    view = make_view("Ks 9h 4c", lead=(3, "J"), solo="open", called=None)
+    assert choose(view) is PASS
+    assert choose(make_view("Ks 9h 4c", lead=(0, "J"), solo="open", called=None)) == Play.parse("K")
+
+
+def test_overtakes_a_revealed_guard_but_not_a_fellow_rebel_r8_8() -> None:
+    assert choose(make_view("Ks 9h 4c", lead=(3, "J"), guard=3)) == Play.parse("K")
+    assert choose(make_view("Ks 9h 4c", lead=(2, "J"), guard=3)) is PASS
+
+
+def test_a_seat_overtaking_the_emperor_is_taken_for_a_fellow_rebel() -> None:
+    """Guard inference: seat 2 beat the emperor's play, so seat 1 (a rebel) leaves seat 2's
+    play alone; seat 3 did not, and stays a suspect worth overtaking."""
+    bot = HeuristicBot(CLASSIC)
+    trick = [{"seat": 0, "action": "5"}, {"seat": 1, "action": "pass"}]
+    trick.append({"seat": 2, "action": "8"})
+    view = make_view("Ks Qh 4c", lead=(2, "8"), trick=trick)
+    assert bot.choose(view, legal_for(view)) is PASS
+    later = make_view("Ks Qh 4c", lead=(3, "J"), seq=60)
+    later["trick"] = [{"seat": 3, "action": "J"}]
+    assert bot.choose(later, legal_for(later)) == Play.parse("Q")
+
+
+def test_a_new_game_resets_the_memory() -> None:
+    bot = HeuristicBot(CLASSIC)
+    trick = [{"seat": 0, "action": "5"}, {"seat": 2, "action": "8"}]
+    bot.choose(make_view("Ks 4c", lead=(2, "8"), trick=trick), [PASS])
+    assert bot.memory.suspect is not None and bot.memory.suspect[2] < 1
+    bot.choose(make_view("Ks 4c", seq=3), [Play.parse("4")])
+    assert bot.memory.suspect == [1.0] * 5
+
+
+# ------------------------------------------------------------------ roles (R8, R9, R11)
+
+
+def role_view(hand: str, phase: str, **fields: Any) -> dict[str, Any]:
+    return make_view(hand, phase=phase, role=None, emperor=None, called=None, **fields)
+
+
+def test_strength_orders_hands() -> None:
+    strong, weak = rank_counts_of(STRONG.split()), rank_counts_of(WEAK.split())
+    assert strength(strong, CLASSIC) > 2 > 0 > strength(weak, CLASSIC)
+
+
+def test_accepts_the_emperor_card_with_a_strong_hand_declines_with_a_weak_one_r8_5() -> None:
+    bot = HeuristicBot(CLASSIC)
+    strong = role_view(STRONG, "candidate", pile=["R"])
+    assert bot.choose(strong, [ACCEPT, DECLINE]) is ACCEPT
+    weak = role_view(WEAK, "candidate", pile=["R"])
+    assert bot.choose(weak, [ACCEPT, DECLINE]) is DECLINE
+
+
+@pytest.mark.parametrize(
+    ("name", "hand_on"), [("weihai", TRANSFER), ("kk_simple", DECLINE)], ids=["transfer", "yield"]
+)
+def test_double_holder_solo_dark_or_hands_on_by_strength_r9_3(name: str, hand_on: Action) -> None:
+    """R9.3: 独保 with an overwhelming hand, 登基 (a dark solo) with a fair one, else R* goes to
+    the 上家: weihai's 转让, a plain yield in KK/联众 simple."""
+    options: list[Action] = [ACCEPT, SOLO, hand_on]
+    bot = HeuristicBot(Rules.preset(name))
+    assert bot.choose(role_view(STRONG + " B*", "candidate", pile=["R*"]), options) is SOLO
+    assert bot.choose(role_view(WEAK + " B*", "candidate", pile=["R*"]), options) is hand_on
+
+
+def test_calls_the_lowest_triple_or_a_dark_solo_with_all_four_r8_7() -> None:
+    """A weak hand calls its lowest triple (a partner); a better one calls a card it holds
+    four times (暗独, 4× the place points); 明独 only with an overwhelming hand."""
+    nine, five, king = (Card.parse(c) for c in ("9h", "5d", "Ks"))
+    options: list[Action] = [Call(five), Call(nine), Call(king), OpenSolo(nine)]
+    others = " ".join(f"{r}{s}" for r in "3467TJQA" for s in "shdc")
+    weak = f"9h 9h 9h 9h 5d 5d 5d Ks Ks Ks 8s 8h {others}"
+    fair = f"B B 2s 2d R {weak}"
+    bot = HeuristicBot(CLASSIC)
+    assert strength(rank_counts_of(weak.split()), CLASSIC) < bot.dark_solo_at
+    assert bot.choose(role_view(weak, "call"), options) == Call(five)
+    assert bot.choose(role_view(fair, "call"), options) == Call(nine)
+    assert bot.choose(role_view(f"{STRONG} 9h 9h 9h 9h", "call"), options) == OpenSolo(nine)
+
+
+def test_polls_declare_only_with_strength_r9_2_r9_4_r9_5_r9_6() -> None:
+    bot = HeuristicBot(WEIHAI)
+    for options in ([SOLO, PASS], [REBEL, PASS], [KICK, PASS]):
+        assert bot.choose(role_view(WEAK, "poll", poll="x"), list(options)) is PASS
+        assert bot.choose(role_view(STRONG, "poll", poll="x"), list(options)) is options[0]
+    assert bot.choose(role_view(STRONG, "poll", poll="show"), [SHOW, PASS]) is SHOW
+
+
+# ------------------------------------------------------------------ handsplit: 记牌器, finishing
+
+
+def test_card_counter_is_the_pack_less_played_and_held() -> None:
+    view = make_view("R 9h 9s", played={"9": 5, "R": 1})
+    mine = rank_counts_of(view["hand"])
+    unseen = unseen_counts(view, mine, CLASSIC)
+    pack = pack_counts(CLASSIC)
+    assert unseen[6] == pack[6] - 7 == 9
+    assert unseen[14] == 4 - 2
+    assert sum(pack_counts(WEIHAI)) == 165 and held_ranks(WEIHAI) == {3}
+
+
+def test_finishing_lead_needs_winners_for_all_but_the_last_play() -> None:
+    counts = rank_counts_of(["R", "9s", "9h", "3c"])
+    everything = list(pack_counts(CLASSIC))
+    counter = CardCounter([n - m for n, m in zip(everything, counts, strict=True)], 40, CLASSIC)
+    lead = finishing_lead(counts, counter, frozenset())
+    assert lead is not None and lead.big == 1
+    three_sets = rank_counts_of(["R", "9s", "9h", "5c", "3c"])
+    assert finishing_lead(three_sets, counter, frozenset()) is None
+    # Only 4s unseen: the 5 and the 99 are winners, led first; the 3 goes last.
+    fours = CardCounter([0, 16] + [0] * 13, 40, CLASSIC)
+    assert finishing_lead(three_sets, fours, frozenset()) == Play.parse("5")
+
+
+@pytest.mark.parametrize("cap", [1, 3])
+def test_a_play_bigger_than_every_other_hand_cannot_be_beaten(cap: int) -> None:
+    counter = CardCounter(list(pack_counts(CLASSIC)), cap, CLASSIC)
+    assert counter.beatable(Play.parse("9")) and counter.beatable(Play.parse("B"))
+    assert counter.beatable(Play.parse("555")) == (cap >= 3)
+    assert not counter.beatable(Play.parse("R"))

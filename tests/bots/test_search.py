@@ -1,0 +1,345 @@
+"""The ``search`` bot (PIMC) and its playouts: legal in every phase and position (R14: the view
+is all it gets), its sampled deals consistent with the view, the rank-count R6 simulator, the
+playout policy equal to the heuristic bot, and determinism."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from baohuang import PASS, Game, Match, Play, Rules, new_game
+from baohuang.bots import BOTS, Bot, RandomBot, play_out
+from baohuang.bots.handsplit import CARD_RANK, CardCounter, pack_counts, rank_counts_of
+from baohuang.bots.heuristic import HeuristicBot
+from baohuang.bots.playout import Policy, R4Counter, Table
+from baohuang.bots.search import SearchBot, guard_odds, reveal_rank, sample_hands
+from baohuang.engine.actions import Action
+from baohuang.engine.cards import BIG_JOKER, NUM_RANKS, RANK_SYMBOLS, SMALL_JOKER
+
+PRESETS = {name: Rules.preset(name) for name in ("classic", "weihai")}
+#: Presets with other role phases (R11) and beating (R5.2 qq jokers, wild 2s, 清3).
+MORE = {name: Rules.preset(name) for name in ("classic", "weihai", "kk_classic", "qq")}
+SEATS = 5
+
+
+def mixed_bots(rules: Rules, seed: int) -> list[Bot]:
+    """Search bots (few samples, no time limit) at seats 0, 2, 4, heuristic bots between."""
+    return [
+        SearchBot(rules, f"{seed}-{s}", samples=4, budget_s=None)
+        if s % 2 == 0
+        else HeuristicBot(rules)
+        for s in range(SEATS)
+    ]
+
+
+def play_game(rules: Rules, seed: int | str, steps: int) -> Game:
+    """A game ``steps`` heuristic moves into the play phase (or over, if shorter)."""
+    game = new_game(rules, seed)
+    bots = [HeuristicBot(rules) for _ in range(SEATS)]
+    while (seat := game.current_seat) is not None and (game.phase != "play" or steps > 0):
+        steps -= game.phase == "play"
+        game.apply(bots[seat].choose(game.view(seat), game.legal_actions()))
+    return game
+
+
+def true_table(game: Game, suspect: list[float]) -> Table:
+    """The game's play-phase position on the true hands, the seats' beliefs as in the game."""
+    assert game.current_seat is not None and game.emperor is not None
+    known = game.guard_revealed or game.open_solo
+    called = game.view(None)["called"]
+    reveal = CARD_RANK[called] if called else SMALL_JOKER if "B" in game.rules.marked else None
+    return Table(
+        hands=[list(game.counts[s]) for s in range(SEATS)],
+        turn=game.current_seat,
+        lead=game.lead,
+        last=game.last_player if game.lead else game.current_seat,
+        passes=game.passes,
+        places=list(game.places),
+        emperor=game.emperor,
+        guard=game.guard,
+        known=known,
+        suspect=suspect,
+        reveal=None if known else reveal,
+        revealer=game.guard,
+    )
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_r14_search_bot_legal_in_every_phase(name: str) -> None:
+    rules = PRESETS[name]
+    match = Match(rules, games=2, seed=7)
+    bots = mixed_bots(rules, 7)
+    phases: set[str] = set()
+    game: Game | None = match.game
+    while game is not None:
+        while (seat := game.current_seat) is not None:
+            legal = game.legal_actions()
+            action = bots[seat].choose(game.view(seat), legal)
+            assert action in legal
+            phases.add(game.phase)
+            game.apply(action)
+        game = match.next_game()
+    assert {"candidate", "play"} <= phases and len(phases) >= 3  # call (R8.7) or poll (R9)
+
+
+@pytest.mark.parametrize("name", sorted(MORE))
+def test_r14_search_never_chooses_an_illegal_action(name: str) -> None:
+    """Random positions (random play reaches odd hands), every one searched."""
+    rules = MORE[name]
+    rng = random.Random(name)
+    searched = 0
+    for deal in range(4):
+        game = new_game(rules, f"legal/{deal}")
+        players = [RandomBot(f"{deal}/{s}") for s in range(SEATS)]
+        while (seat := game.current_seat) is not None:
+            view, legal = game.view(seat), game.legal_actions()
+            if game.phase == "play" and len(legal) > 1 and rng.random() < 0.1:
+                bot = SearchBot(
+                    rules, deal, samples=2, budget_s=None, margin=0, endgame=999, lead_endgame=999
+                )
+                assert bot.choose(view, legal) in legal
+                searched += 1
+            game.apply(players[seat].choose(view, legal))
+    assert searched >= 10
+
+
+def test_search_is_registered() -> None:
+    assert isinstance(BOTS["search"](PRESETS["classic"], "1"), SearchBot)
+
+
+@settings(max_examples=20)
+@given(
+    name=st.sampled_from(sorted(MORE)),
+    deal=st.integers(0, 10**6),
+    steps=st.integers(0, 200),
+    seed=st.integers(0, 2**32),
+)
+def test_r7_sampled_hands_match_the_view(name: str, deal: int, steps: int, seed: int) -> None:
+    rules = MORE[name]
+    game = play_game(rules, deal, steps)
+    if game.current_seat is None:
+        return
+    view = game.view(game.current_seat)
+    me, mine = view["seat"], rank_counts_of(view["hand"])
+    pack = pack_counts(rules)
+    played = [view["played"].get(symbol, 0) for symbol in RANK_SYMBOLS]
+    rng = random.Random(seed)
+    odds = HeuristicBot(rules)._guard_odds(view)
+    seats, weights = zip(*guard_odds(view, odds), strict=True)
+    for _ in range(5):
+        guard = rng.choices(seats, weights)[0]
+        hands = sample_hands(view, rules, guard, rng)
+        assert [sum(h) for h in hands] == view["counts"]
+        assert hands[me] == mine
+        # R7: every card of the pack is in exactly one hand or played.
+        assert [sum(h[r] for h in hands) + played[r] for r in range(len(pack))] == list(pack)
+        rank = reveal_rank(view, rules)
+        hidden = guard is not None and guard != me and not view["guard_revealed"]
+        if hidden and rank is not None and any(h[rank] for s, h in enumerate(hands) if s != me):
+            assert hands[guard][rank] >= 1  # R8.8, R9.4: it still holds the revealing card
+
+
+def test_r8_8_guard_odds_exclude_emperor_self_and_seats_out() -> None:
+    game = play_game(PRESETS["classic"], 5, 120)
+    assert game.current_seat is not None
+    view = game.view(game.current_seat)
+    odds = HeuristicBot(PRESETS["classic"])._guard_odds(view)
+    seats = [seat for seat, _ in guard_odds(view, odds)]
+    if view["guard"] is not None or view["solo"] is not None:
+        assert len(seats) == 1
+    else:
+        assert view["seat"] not in seats and view["emperor"] not in seats
+        assert all(s is not None and view["counts"][s] for s in seats)
+
+
+def test_r9_4_weihai_guard_is_revealed_by_b_star() -> None:
+    view = {"called": None, "seat": 0}
+    assert reveal_rank(view, PRESETS["weihai"]) == SMALL_JOKER
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_playout_policy_is_the_heuristic_bot(name: str) -> None:
+    """On the true hands with the game's beliefs, the policy chooses what the heuristic bot
+    chooses, at every play decision of whole games."""
+    rules = PRESETS[name]
+    policy = Policy(rules)
+    compared = 0
+    for deal in range(3):
+        game = new_game(rules, f"policy/{deal}")
+        bots = [HeuristicBot(rules) for _ in range(SEATS)]
+        while (seat := game.current_seat) is not None:
+            legal = game.legal_actions()
+            action = bots[seat].choose(game.view(seat), legal)
+            if game.phase == "play" and len(legal) > 1:
+                suspect = bots[seat].memory.suspect
+                assert suspect is not None
+                predicted: Action = policy.act(true_table(game, suspect)) or PASS
+                assert predicted == action
+                compared += 1
+            game.apply(action)
+    assert compared > 100
+
+
+@settings(max_examples=300)
+@given(
+    pool=st.lists(st.integers(0, 16), min_size=NUM_RANKS, max_size=NUM_RANKS),
+    cap=st.integers(1, 43),
+    rank=st.integers(-1, 12),
+    count=st.integers(0, 8),
+    small=st.integers(0, 4),
+    big=st.integers(0, 2),
+)
+def test_r4_counter_agrees_with_the_card_counter(
+    pool: list[int], cap: int, rank: int, count: int, small: int, big: int
+) -> None:
+    pool[SMALL_JOKER] = min(pool[SMALL_JOKER], 4)
+    pool[BIG_JOKER] = min(pool[BIG_JOKER], 4)
+    if count + small + big == 0 or (rank < 0) != (count == 0):
+        return
+    play = Play.of(rank, count, small, big)
+    rules = PRESETS["classic"]
+    fast, slow = R4Counter(pool, cap, rules), CardCounter(pool, cap, rules)
+    assert fast.beatable(play) == slow.beatable(play)
+
+
+def random_tables(rules: Rules, seed: int, n: int = 30) -> Iterator[Table]:
+    """``n`` fresh rounds: the pack's ranks dealt at random into five hands of random sizes."""
+    rng = random.Random(seed)
+    for _ in range(n):
+        pool = [r for r, k in enumerate(pack_counts(rules)) for _ in range(k)]
+        rng.shuffle(pool)
+        cuts = sorted(rng.sample(range(1, len(pool)), SEATS - 1))
+        hands = [[0] * len(pack_counts(rules)) for _ in range(SEATS)]
+        for seat, (a, b) in enumerate(zip([0, *cuts], [*cuts, len(pool)], strict=True)):
+            for r in pool[a:b]:
+                hands[seat][r] += 1
+        leader, emperor = rng.randrange(SEATS), rng.randrange(SEATS)
+        guard = rng.choice([None, *(s for s in range(SEATS) if s != emperor)])
+        yield Table(
+            hands=hands,
+            turn=leader,
+            lead=None,
+            last=leader,
+            passes=0,
+            places=[],
+            emperor=emperor,
+            guard=guard,
+            known=rng.random() < 0.5,
+        )
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_r6_simulator_ends_with_a_valid_ranking(name: str) -> None:
+    rules = PRESETS[name]
+    policy = Policy(rules)
+    for table in random_tables(rules, 11):
+        while not table.over:
+            table.step(policy.act(table))
+        assert sorted(table.places) == list(range(SEATS))
+        assert table.sizes.count(0) >= SEATS - 1 and sum(table.pool) == sum(table.sizes)
+        assert table.sizes[table.places[-1]] == sum(table.sizes)
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_r10_playout_stops_once_the_emperors_side_is_out(name: str) -> None:
+    rules = PRESETS[name]
+    policy = Policy(rules)
+    for table in random_tables(rules, 12):
+        places = policy.playout(table)
+        assert sorted(places) == list(range(SEATS))
+        side = [s for s in (table.emperor, table.guard) if s is not None]
+        assert all(s in table.places for s in side)  # R10 needs the side's places alone
+
+
+def test_r6_5_jiefeng_lead_passes_to_the_next_holder() -> None:
+    ace = rank_counts_of(["As"])
+    threes = rank_counts_of(["3s", "3h"])
+    table = Table(
+        hands=[ace, *(list(threes) for _ in range(4))],
+        turn=0,
+        lead=None,
+        last=0,
+        passes=0,
+        places=[],
+        emperor=0,
+        guard=1,
+    )
+    table.step(Play.parse("A"))
+    assert table.places == [0] and table.turn == 1
+    for _ in range(4):
+        table.step(None)
+    assert table.lead is None and table.turn == 1
+
+
+def test_r6_3_round_ends_when_every_other_holder_passed() -> None:
+    hands = [rank_counts_of(["Ks", "3s"]), *(rank_counts_of(["3s", "3h"]) for _ in range(4))]
+    table = Table(
+        hands=hands, turn=0, lead=None, last=0, passes=0, places=[], emperor=0, guard=None
+    )
+    table.step(Play.parse("K"))
+    for _ in range(3):
+        table.step(None)
+        assert table.lead is not None
+    table.step(None)
+    assert table.lead is None and table.turn == 0
+
+
+def test_r8_8_the_guard_reveals_itself_with_its_last_called_rank() -> None:
+    hands = [rank_counts_of(["9s", "9h", "4s"]), *(rank_counts_of(["3s", "3h"]) for _ in range(4))]
+    table = Table(
+        hands=hands,
+        turn=0,
+        lead=None,
+        last=0,
+        passes=0,
+        places=[],
+        emperor=1,
+        guard=0,
+        known=False,
+        reveal=CARD_RANK["9s"],
+        revealer=0,
+    )
+    odds = pytest.approx([2 / 3, 0.0, 1.0, 2 / 3, 2 / 3])
+    assert table.partners(2) == odds  # R14: to seat 2, any of 0, 3, 4 may be the guard
+    table.step(Play.parse("99"))
+    assert table.known and table.partners(2) == [0.0, 0.0, 1.0, 1.0, 1.0]
+
+
+def searched_position(rules: Rules) -> tuple[dict[str, Any], list[Action]]:
+    """The first endgame decision with a choice in a heuristic game."""
+    for deal in range(20):
+        game = new_game(rules, f"endgame/{deal}")
+        bots = [HeuristicBot(rules) for _ in range(SEATS)]
+        while (seat := game.current_seat) is not None:
+            view, legal = game.view(seat), game.legal_actions()
+            if game.phase == "play" and len(legal) > 2 and sum(view["counts"]) <= 40:
+                return view, legal
+            game.apply(bots[seat].choose(view, legal))
+    raise AssertionError("no endgame position found")
+
+
+def test_search_bot_is_deterministic_for_a_seed() -> None:
+    rules = PRESETS["classic"]
+    view, legal = searched_position(rules)
+    choices = [
+        SearchBot(rules, "s", samples=8, budget_s=None, margin=0).choose(view, legal)
+        for _ in range(2)
+    ]
+    assert choices[0] == choices[1]
+    results = [play_out(new_game(rules, 9), mixed_bots(rules, 1)) for _ in range(2)]
+    assert results[0] == results[1]
+
+
+def test_search_keeps_the_heuristic_choice_within_the_margin_or_outside_the_endgame() -> None:
+    rules = PRESETS["classic"]
+    view, legal = searched_position(rules)
+    heuristic = HeuristicBot(rules).choose(view, legal)
+    sure = SearchBot(rules, "m", samples=4, budget_s=None, margin=1e9)
+    assert sure.choose(view, legal) == heuristic
+    early = SearchBot(rules, "m", samples=4, budget_s=None, margin=-1e9, endgame=0, lead_endgame=0)
+    assert not early.worth(view) and early.choose(view, legal) == heuristic

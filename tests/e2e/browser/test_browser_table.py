@@ -1,0 +1,193 @@
+"""The browser table: two people at one table, reload and server restart mid-game, the phone
+viewport, the language switch."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+
+from playwright.sync_api import Page, expect
+
+from helpers.servers import LiveServer
+
+from .browserkit import (
+    create_table,
+    hand_below,
+    hand_size,
+    join,
+    my_play_turn,
+    play,
+    plays_made,
+    shot,
+)
+
+PHONE = (390, 844)
+#: The labels of weihai's poll answers (R9.2, R9.4-R9.6).
+LABELS = {
+    "solo": {"明独"},
+    "show": {"明保"},
+    "rebel": {"造反"},
+    "kick": {"踢"},
+    "pass": {"不明独", "暗保", "不造反", "不踢"},
+}
+
+
+def own_hand_only(page: Page) -> None:
+    """R14: one hand on the page, as many cards as the seat's own count shows."""
+    expect(page.locator(".hand")).to_have_count(1)
+    count = page.locator(".seat.me .count").inner_text()
+    assert count.split()[0] == str(hand_size(page)), count
+
+
+def test_two_people_at_one_table(new_page: Callable[..., Page]) -> None:
+    a, b = new_page(), new_page()
+    join(a, "甲")
+    table = create_table(a, preset="weihai", bots=3)
+    join(b, "乙")
+    b.locator(f"tr[data-table='{table}'] button.sit").click()
+    b.wait_for_selector(".seat.me")
+    expect(a.locator(".seat[data-seat='1'] .name")).to_have_text("乙")
+    expect(b.locator(".seat.me")).to_have_attribute("data-seat", "1")
+
+    # A quick signal (快捷语) shows as a bubble at the sender's seat on the other screen.
+    a.click("button.signal")
+    a.click("[data-signal='nice']")
+    expect(b.locator(".seat[data-seat='0'] .bubble")).to_have_text("打得漂亮！")
+
+    a.click("button.ready")
+    b.click("button.ready")
+    # Weihai asks every seat in polls (明独 R9.2, 明保/造反 R9.4-R9.5, 踢 R9.6): a dialog
+    # whose choices are in the game's Chinese words.
+    # The first person asked may be either of them (the other waits): look at both screens.
+    deadline = time.monotonic() + 20
+    while not (asked := [p for p in (a, b) if p.locator(".dialog .choice").count()]):
+        assert time.monotonic() < deadline, "no role-phase dialog on either screen"
+        a.wait_for_timeout(100)
+    choices = asked[0].locator(".dialog .choice")
+    # Read in one go: the dialog moves on as the poll goes round.
+    shown = choices.evaluate_all("els => els.map(e => [e.dataset.action || '', e.innerText])")
+    for action, text in shown:
+        assert text in LABELS[action], (text, LABELS[action])
+    own_hand_only(a)
+    own_hand_only(b)
+    shot(a, "two-people")
+
+    done = play([a, b], until=".modal.results")
+    assert any(what.startswith("dialog:") for what in done), done
+    assert done.get("play", 0) > 0, done
+    tables = [p.locator(".modal.results table").first.inner_text() for p in (a, b)]
+    assert tables[0].replace("（你）", "") == tables[1].replace("（你）", "")
+
+
+def test_reload_mid_game_continues(new_page: Callable[..., Page]) -> None:
+    page = new_page()
+    join(page, "重连")
+    table = create_table(page, bot_delay=0.15)
+    page.click("button.ready")
+    plays_made(page, 1)
+    before = hand_size(page)
+    hellos: list[dict] = []
+    page.on(
+        "websocket",
+        lambda ws: ws.on(
+            "framesent",
+            lambda frame: hellos.append(json.loads(frame)) if '"hello"' in frame else None,
+        ),
+    )
+    page.reload()
+    expect(page).to_have_url(f"{page.url.split('#')[0]}#/table/{table}")
+    page.wait_for_selector(".hand .card")
+    # The saved seat token and the last event seen: only the missed events come back.
+    hello = hellos[0]["d"]
+    assert hello["token"] and hello["since"] > 0, hello
+    now = hand_size(page)
+    assert 0 < now <= before
+    own_hand_only(page)
+    plays_made(page, 1)
+    hand_below(page, now)
+
+
+def test_server_restart_mid_game_continues(
+    new_page: Callable[..., Page], server: LiveServer
+) -> None:
+    page = new_page()
+    join(page, "重启")
+    create_table(page, bot_delay=0.15)
+    page.click("button.ready")
+    plays_made(page, 1)
+    before = hand_size(page)
+    server.restart()  # kill -9, then the same database on the same port
+    expect(page.locator(".offline-bar")).to_have_count(0, timeout=20_000)
+    page.wait_for_selector(".hand .card")
+    now = hand_size(page)
+    assert 0 < now <= before
+    plays_made(page, 1)
+    hand_below(page, now)
+    own_hand_only(page)
+
+
+def test_phone_viewport(new_page: Callable[..., Page]) -> None:
+    width, height = PHONE
+    page = new_page(width, height, phone=True)
+    answers: list[dict] = []  # the acks and errors the table socket receives
+    page.on(
+        "websocket",
+        lambda ws: ws.on(
+            "framereceived",
+            lambda frame: (
+                answers.append(msg) if (msg := json.loads(frame))["t"] in ("ack", "error") else None
+            ),
+        ),
+    )
+    join(page, "手机")
+    create_table(page)
+    page.tap("button.ready")
+    my_play_turn(page)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    for selector in ("#btn-hint", "#btn-pass", "#btn-play", ".hand"):
+        box = page.locator(selector).bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, (selector, box)
+        assert box["y"] + min(box["height"], 60) <= height, (selector, box)
+    first = page.locator(".hand .card").first
+    edge = {"x": 4, "y": 20}  # the visible strip of an overlapped card
+    first.tap(position=edge)
+    expect(page.locator(".hand .card.selected")).to_have_count(1)
+    page.wait_for_timeout(600)  # not a double tap, which selects the whole rank
+    first.tap(position=edge)
+    expect(page.locator(".hand .card.selected")).to_have_count(0)
+    # Tap 提示, then 出牌 (or 过, as the hint says): the server acknowledges the action.
+    page.tap("#btn-hint")
+    page.wait_for_selector("#btn-play:enabled, #btn-pass.suggested")
+    shot(page, "phone-table")
+    before, acks = hand_size(page), len(answers)
+    played = page.locator("#btn-play:enabled").count() > 0
+    page.tap("#btn-play" if played else "#btn-pass")
+    deadline = time.monotonic() + 10
+    while len(answers) == acks:
+        assert time.monotonic() < deadline, "no answer to the action"
+        page.wait_for_timeout(50)
+    assert answers[acks]["t"] == "ack", answers[acks]
+    if played:
+        expect(page.locator(".hand .card")).not_to_have_count(before)
+
+
+def test_language_switch(new_page: Callable[..., Page]) -> None:
+    page = new_page()
+    page.goto("/")
+    nav = page.locator("#top nav a").first
+    expect(nav).to_have_text("大厅")
+    assert "保皇" in page.title()
+    page.click("button.lang")
+    expect(nav).to_have_text("Lobby")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    assert "保皇" in page.title()
+    page.reload()  # the choice is remembered
+    expect(nav).to_have_text("Lobby")
+    join(page, "Ann")
+    create_table(page)
+    expect(page.locator("button.ready")).to_have_text("Ready")
+    shot(page, "english")
+    page.click("button.lang")
+    expect(page.locator("button.ready")).to_have_text("准备")
+    expect(nav).to_have_text("大厅")

@@ -1,0 +1,151 @@
+"""Abuse limits on the real server over loopback (issue: safe to run in public): registrations,
+names, logins behind a forged X-Forwarded-For, the WebSocket origin, security headers, and
+commands that would flood a table with events."""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import socket
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
+
+from baohuang.server.ratelimits import (
+    GUESTS,
+    REGISTRATIONS,
+    SOCKETS_PER_ADDRESS,
+    TABLE_COMMANDS,
+    TABLES,
+)
+from helpers.servers import LiveServer, Player, create_table, guest
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    live = LiveServer(f"sqlite:///{tmp_path / 'server.db'}", tmp_path / "server.log").start()
+    yield live
+    live.stop()
+
+
+def register(server: LiveServer, name: str, **headers: str) -> httpx.Response:
+    body = {"name": name, "password": "correct horse battery"}
+    return httpx.post(f"{server.url}/api/register", json=body, headers=headers, timeout=30)
+
+
+def test_one_name_one_account_and_registrations_are_limited(server: LiveServer) -> None:
+    with ThreadPoolExecutor(6) as pool:  # six registrations of one name at the same moment
+        answers = list(pool.map(lambda _: register(server, "王五").status_code, range(6)))
+    assert sorted(answers) == [200] + [409] * 5
+    allowed = REGISTRATIONS.amount - len(answers)
+    codes = [register(server, f"用户{n}").status_code for n in range(allowed + 1)]
+    assert codes == [200] * (allowed - 1) + [200, 429]  # counted per address, every attempt
+
+
+def test_a_guest_cannot_take_or_imitate_a_registered_name(server: LiveServer) -> None:
+    assert register(server, "zhang").status_code == 200
+    for lookalike in ("zhang", "ZHANG", "ｚｈａｎｇ", " zhang "):
+        answer = httpx.post(f"{server.url}/api/guest", json={"name": lookalike})
+        assert answer.status_code == 409, lookalike
+        assert answer.json()["detail"]["code"] == "name_taken"
+    assert httpx.post(f"{server.url}/api/guest", json={"name": "zhang2"}).status_code == 200
+
+
+def test_login_failures_are_limited_whatever_x_forwarded_for_says(server: LiveServer) -> None:
+    assert register(server, "李四").status_code == 200
+    unknown = httpx.post(f"{server.url}/api/login", json={"name": "nobody", "password": "x" * 8})
+    wrong = httpx.post(f"{server.url}/api/login", json={"name": "李四", "password": "x" * 8})
+    assert unknown.status_code == wrong.status_code == 401
+    assert unknown.json() == wrong.json()  # an unknown name and a wrong password look alike
+    codes = []
+    for n in range(6):  # no --proxy: a rotating header is not an address
+        forged = {"X-Forwarded-For": f"10.0.0.{n}"}
+        body = {"name": "李四", "password": f"guess{n:04d}"}
+        codes.append(httpx.post(f"{server.url}/api/login", json=body, headers=forged).status_code)
+    assert codes[:4] == [401] * 4 and codes[-1] == 429
+    # Spraying many names from one address is limited too, and the owner is not locked out
+    # for good: the window moves on (a minute per name, an hour per address).
+
+
+def test_websocket_origin_is_this_server_or_a_named_one(server: LiveServer) -> None:
+    http = guest(server, "张三")
+    table = create_table(http, bots=4)
+    with pytest.raises(InvalidStatus) as refused:  # refused at the handshake
+        connect(server.ws_url(table["id"]), origin="http://evil.example")  # type: ignore[arg-type]
+    assert refused.value.response.status_code == 403
+    own = f"http://127.0.0.1:{server.port}"
+    with connect(server.ws_url(table["id"]), origin=own) as ws:  # type: ignore[arg-type]
+        ws.send(json.dumps({"t": "hello", "d": {}}))
+        assert json.loads(ws.recv(5))["t"] == "welcome"
+
+
+def test_security_headers_on_every_answer(server: LiveServer) -> None:
+    for path in ("/", "/api/presets", "/static/app.js", "/api/games/nope/record"):
+        headers = httpx.get(f"{server.url}{path}").headers
+        assert "frame-ancestors 'none'" in headers["content-security-policy"], path
+        assert headers["x-content-type-options"] == "nosniff"
+    cookie = httpx.post(f"{server.url}/api/guest", json={"name": "访客"}).headers["set-cookie"]
+    assert "HttpOnly" in cookie and "Secure" not in cookie  # plain HTTP here; HTTPS sets it
+
+
+def test_toggling_ready_cannot_flood_a_table(server: LiveServer) -> None:
+    http = guest(server, "张三")
+    table = create_table(http, bots=3)
+    player = Player(server, table["id"], http)
+    player.hello()
+    player.recv()
+    assert player.command("sit")["t"] == "ack"
+    answers = [player.command("ready", on=n % 2 == 0) for n in range(3 * TABLE_COMMANDS.amount)]
+    limited = [a for a in answers if a["t"] == "error" and a["d"]["code"] == "rate_limited"]
+    assert limited and all(a["d"]["zh"] for a in limited)
+    applied = sum(a["t"] == "ack" for a in answers)
+    assert applied <= 2 * TABLE_COMMANDS.amount  # a few a second, not thousands
+
+
+def test_a_half_sent_request_is_closed_after_the_request_timeout(tmp_path: Path) -> None:
+    options = ("--request-timeout", "1")
+    live = LiveServer(f"sqlite:///{tmp_path / 's.db'}", tmp_path / "log", *options).start()
+    try:
+        with socket.create_connection(("127.0.0.1", live.port), timeout=10) as slow:
+            slow.sendall(b"GET /api/presets HTTP/1.1\r\nHost: x\r\n")  # and nothing more
+            started = time.monotonic()
+            assert slow.recv(100) == b""  # closed by the server, not by our own timeout
+            assert time.monotonic() - started < 8
+        fine = http.client.HTTPConnection("127.0.0.1", live.port, timeout=10)
+        for _ in range(2):  # whole requests on one kept-alive connection are served
+            fine.request("GET", "/healthz")
+            answer = fine.getresponse()
+            assert answer.status == 200 and answer.read()
+        fine.close()
+    finally:
+        live.stop()
+
+
+def test_guests_tables_and_sockets_per_address_are_bounded(server: LiveServer) -> None:
+    http = guest(server, "房主")
+    for _ in range(TABLES.amount - 1):
+        create_table(http, bots=4)
+    last = http.post("/api/tables", json={"bots": 4})
+    assert last.status_code == 200
+    assert http.post("/api/tables", json={"bots": 4}).status_code == 429
+    made = [
+        httpx.post(f"{server.url}/api/guest", json={"name": f"客{n}"}).status_code
+        for n in range(GUESTS.amount)
+    ]
+    assert made[:-1] == [200] * (GUESTS.amount - 1) and made[-1] == 429  # 房主 was the first
+    url = server.ws_url(last.json()["id"])
+    with contextlib.ExitStack() as stack:
+        for _ in range(SOCKETS_PER_ADDRESS):
+            stack.enter_context(connect(url))
+        with pytest.raises(InvalidStatus):
+            connect(url)
+    time.sleep(0.2)
+    with connect(url):  # closed ones free their places
+        pass

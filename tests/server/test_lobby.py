@@ -1,0 +1,110 @@
+"""The lobby in-process: tables are created, folded back from storage, and swept when idle."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from baohuang.protocol.messages import TableConfig
+from baohuang.server import lobby as lobby_module
+from baohuang.server.lobby import Lobby
+from baohuang.server.store import EventRow, Store, TableRow
+from helpers.tables import Harness
+
+
+def test_deserted_tables_are_swept_and_closed_and_live_ones_fold_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def scenario() -> None:
+        store = Store(f"sqlite:///{tmp_path / 'lobby.db'}")
+        await store.start()
+        lobby = Lobby(store)
+        empty = await lobby.create(TableConfig(bots=4))
+        kept = await lobby.create(TableConfig(bots=2, preset="weihai"))
+        kept.watchers.add(object())  # type: ignore[arg-type]  # someone is watching
+        monkeypatch.setattr(lobby_module, "IDLE_SECONDS", 0.0)
+        await lobby.sweep()
+        assert set(lobby.tables) == {kept.id}
+        await lobby.close()
+        # A new server process: only the live table comes back, folded from its events.
+        again = Lobby(store)
+        await again.recover()
+        assert set(again.tables) == {kept.id}
+        back = again.tables[kept.id]
+        assert back.info().seats == kept.info().seats and back.seq == kept.seq == 2
+        assert back.rules.name == "weihai" and empty.id not in again.tables
+        await again.close()
+        await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_tables_that_cannot_be_loaded_are_quarantined_and_the_rest_load(tmp_path: Path) -> None:
+    """An unknown option, and an action the engine now refuses: both tables are closed with a
+    note for their players; the server still starts and loads the good table."""
+    kit = Harness(tmp_path)
+    kit.create(timer=1, bot_delay=1)
+    while kit.kinds().count("game") < 3:
+        kit.step()
+    good = kit.actor.id
+
+    def broken(session: Session) -> None:
+        row = session.get(TableRow, good)
+        assert row is not None
+        events = list(session.scalars(select(EventRow).where(EventRow.table_id == good)))
+        bad_option = {**row.config, "colour": "red"}
+        for table_id, config in (("badopt", bad_option), ("badmove", row.config)):
+            session.add(
+                TableRow(
+                    id=table_id,
+                    config=config,
+                    seed=row.seed,
+                    status="playing",
+                    created=row.created,
+                    version="0.0.1",
+                )
+            )
+            session.flush()
+            for event in events:
+                secret = dict(event.secret)
+                if table_id == "badmove" and event.kind == "game":
+                    secret["action"] = "play R R R R R R R R"  # no hand holds eight big jokers
+                session.add(
+                    EventRow(
+                        table_id=table_id,
+                        seq=event.seq,
+                        kind=event.kind,
+                        public=event.public,
+                        private=event.private,
+                        secret=secret,
+                        at=event.at,
+                    )
+                )
+
+    kit.run(kit.store.write(broken))
+    kit.run(kit.lobby.close())
+    lobby = Lobby(kit.store, kit.clock, kit.token)
+    kit.run(lobby.recover())
+    assert set(lobby.tables) == {good}
+    assert set(lobby.closed) == {"badopt", "badmove"}
+    assert "colour" in lobby.closed["badopt"] and "0.0.1" in lobby.closed["badmove"]
+
+    async def statuses() -> dict[str, str]:
+        async with kit.store.sessions() as session:
+            return dict((await session.execute(select(TableRow.id, TableRow.status))).all())
+
+    assert kit.run(statuses()) == {
+        good: "playing",
+        "badopt": "quarantined",
+        "badmove": "quarantined",
+    }
+    again = Lobby(kit.store, kit.clock, kit.token)  # the notes survive another restart
+    kit.run(again.recover())
+    assert set(again.closed) == {"badopt", "badmove"} and set(again.tables) == {good}
+    kit.run(lobby.close())
+    kit.run(again.close())
+    kit.close()

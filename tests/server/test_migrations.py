@@ -1,0 +1,102 @@
+"""Schema migrations (Alembic), on SQLite and a real PostgreSQL: a database of the first schema,
+with a table, its events and a finished game in it, upgrades to the latest schema and keeps
+them; a database made before migrations existed is recognised as the first schema."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import Connection, insert, select, text
+from sqlalchemy.exc import IntegrityError
+from typer.testing import CliRunner
+
+from baohuang.cli import app
+from baohuang.server.store import Base, EventRow, GameRow, Store, TableRow, UserRow, migrate
+from helpers.servers import Postgres
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'old.db'}"
+    else:
+        cluster: Postgres = request.getfixturevalue("postgres")
+        yield cluster.database(f"m{uuid.uuid4().hex[:12]}")
+
+
+def first_schema_with_data(connection: Connection, stamped: bool) -> None:
+    """The database as a 0.1.0 server left it: the first schema, a table with its events and
+    a finished game."""
+    migrate(connection, "0001")
+    if not stamped:  # made by create_all, before migrations existed
+        connection.execute(text("DROP TABLE alembic_version"))
+    connection.execute(insert(UserRow.__table__), [{"name": "张三", "created": 1.0}])
+    member = {"password_hash": "x", "created": 1.0}  # one name registered twice (a race)
+    connection.execute(
+        insert(UserRow.__table__), [{"name": "Li", **member}, {"name": "li", **member}]
+    )
+    table = {"id": "t1", "config": {"preset": "classic"}, "seed": "s", "status": "playing"}
+    connection.execute(insert(TableRow.__table__), [{**table, "created": 1.0}])
+    event = {"table_id": "t1", "kind": "sit", "private": {}, "secret": {}, "at": 1.0}
+    connection.execute(
+        insert(EventRow.__table__), [{**event, "seq": 1, "public": {"seat": 0, "name": "张三"}}]
+    )
+    game = {"id": "t1-1-1", "table_id": "t1", "index": 0, "preset": "classic", "finished": 2.0}
+    connection.execute(insert(GameRow.__table__), [{**game, "record": {"format": "x"}}])
+
+
+@pytest.mark.filterwarnings("ignore:.*expression-based index")  # SQLite cannot compare them
+@pytest.mark.parametrize("stamped", [True, False], ids=["first-revision", "before-alembic"])
+def test_the_first_schema_upgrades_to_the_latest_and_keeps_its_rows(
+    database: str, stamped: bool
+) -> None:
+    async def scenario() -> None:
+        store = Store(database)
+        async with store.engine.begin() as conn:
+            await conn.run_sync(first_schema_with_data, stamped)
+        await store.start()  # the server upgrades on start
+        async with store.engine.connect() as conn:
+            differences = await conn.run_sync(
+                lambda sync: compare_metadata(MigrationContext.configure(sync), Base.metadata)
+            )
+            revision = await conn.scalar(text("SELECT version_num FROM alembic_version"))
+        assert differences == [], differences
+        assert revision == "0003"
+        async with store.sessions() as session:
+            table = await session.get(TableRow, "t1")
+            assert table is not None and table.status == "playing" and table.version is None
+            assert await session.scalar(select(GameRow.record)) == {"format": "x"}
+            assert await session.scalar(select(EventRow.public)) == {"seat": 0, "name": "张三"}
+            names = list(await session.scalars(select(UserRow.name).order_by(UserRow.id)))
+            assert names == ["张三", "Li", "li#3"]  # the later duplicate renamed, kept
+        member = UserRow(name="LI", password_hash="y", created=3.0)
+        with pytest.raises(IntegrityError):  # a member's name is one account's
+            async with store.sessions() as session, session.begin():
+                session.add(member)
+        await store.close()
+        again = Store(database)  # a second start finds nothing to do
+        await again.start()
+        await again.close()
+
+    asyncio.run(scenario())
+
+
+def test_db_upgrade_command(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'cli.db'}"
+
+    async def first() -> None:
+        store = Store(url)
+        async with store.engine.begin() as conn:
+            await conn.run_sync(first_schema_with_data, True)
+        await store.close()
+
+    asyncio.run(first())
+    result = CliRunner().invoke(app, ["db", "upgrade", "--database", url])
+    assert result.exit_code == 0, result.output
+    assert "0003" in result.output
