@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
 # Set up everything the tests need (a virtual environment; Debian's PostgreSQL and Chromium when
-# missing) and run every check: ruff, mypy --strict, pytest.
+# missing) and run every check: ruff, mypy --strict, the import layers (lint-imports), pytest.
+# `--fast` runs the fast lane alone: the engine, bots, cli and in-process server tests, without
+# the slow ones and PostgreSQL, on every core (pytest-xdist). Other arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+fast=false
+if [ "${1:-}" = --fast ]; then
+    fast=true
+    shift
+fi
 missing=()
-compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
-[ -x /usr/bin/chromium ] || missing+=(chromium)
-# A Chinese font, or the browser tests' screenshots show boxes instead of 保皇.
-[ -e /usr/share/fonts/truetype/wqy/wqy-zenhei.ttc ] || missing+=(fonts-wqy-zenhei)
+if ! $fast; then
+    compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
+    [ -x /usr/bin/chromium ] || missing+=(chromium)
+    # A Chinese font, or the browser tests' screenshots show boxes instead of 保皇.
+    [ -e /usr/share/fonts/truetype/wqy/wqy-zenhei.ttc ] || missing+=(fonts-wqy-zenhei)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
     sudo=""
     [ "$(id -u)" = 0 ] || sudo=sudo
@@ -16,7 +25,12 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev]'
+if $fast; then
+    exec .venv/bin/pytest -n auto -m "not e2e and not slow and not postgres" \
+        tests/engine tests/bots tests/cli tests/server "$@"
+fi
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/mypy
+.venv/bin/lint-imports
 .venv/bin/pytest "$@"

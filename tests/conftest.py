@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -12,6 +13,22 @@ from helpers.servers import Postgres
 # The machine is shared: never fail a test on hypothesis' per-example deadline.
 settings.register_profile("baohuang", deadline=None)
 settings.load_profile("baohuang")
+
+TESTS = Path(__file__).parent
+#: Each test folder's marker (pyproject.toml registers them): ``-m engine``, ``-m "not e2e"``.
+FOLDERS = ("engine", "bots", "cli", "server", "e2e")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each test with its folder, and those in tests/e2e/browser with ``browser`` too."""
+    for item in items:
+        if not item.path.is_relative_to(TESTS):
+            continue  # README.md's examples
+        parts = item.path.relative_to(TESTS).parts
+        if parts[0] in FOLDERS:
+            item.add_marker(parts[0])
+        if parts[:2] == ("e2e", "browser"):
+            item.add_marker("browser")
 
 
 @pytest.fixture(scope="session")

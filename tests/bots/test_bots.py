@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import json
 import random
-from typing import Any
 
 import pytest
 from rich.console import Console
@@ -33,8 +32,11 @@ from baohuang.bots import BOTS, AutoBot, Bot, RandomBot, bot_step, make_bot, pla
 from baohuang.cli.main import app, play_match
 from baohuang.engine.actions import GRAB, KICK, REBEL, SHOW, SOLO, TRANSFER
 from baohuang.engine.rules import PRESETS
+from baohuang.engine.views import View
 
 CLASSIC = Rules.preset("classic")
+#: A spectator's view: RandomBot and AutoBot choose without looking at the view.
+ANY_VIEW = new_game(CLASSIC, "any").view(None)
 runner = CliRunner()
 
 
@@ -42,9 +44,9 @@ class FirstBot:
     """Always the first legal action; records every view it is shown."""
 
     def __init__(self) -> None:
-        self.views: list[dict[str, Any]] = []
+        self.views: list[View] = []
 
-    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def choose(self, view: View, legal: list[Action]) -> Action:
         self.views.append(view)
         return legal[0]
 
@@ -75,7 +77,7 @@ def test_same_seeds_same_game() -> None:
 def test_random_bot_chooses_uniformly_among_legal() -> None:
     bot = RandomBot(9)
     legal: list[Action] = list(new_game(CLASSIC, "bots/3").legal_actions())
-    picks = [bot.choose({}, legal) for _ in range(200)]
+    picks = [bot.choose(ANY_VIEW, legal) for _ in range(200)]
     assert set(picks) <= set(legal)
     assert len(set(picks)) == len(legal)
 
@@ -87,9 +89,9 @@ def test_bots_see_only_their_seats_view_r14() -> None:
     assert game.is_over
     for seat, bot in enumerate(bots):
         for view in bot.views:
-            assert view["seat"] == seat and view["turn"] == seat
-            assert view["legal"]  # the view of the seat to act lists its legal actions
-            assert set(view) >= {"hand", "counts", "role", "called", "lead"}
+            assert view.seat == seat and view.turn == seat
+            assert view.legal  # the view of the seat to act lists its legal actions
+            assert view.hand is not None and len(view.hand) == view.counts[seat]
     assert sum(len(bot.views) for bot in bots) == len(game.actions)
 
 
@@ -125,25 +127,25 @@ def test_auto_default_answers_r13() -> None:
     """The seeds' 托管: accept, first triple, pass every poll, first tribute card."""
     auto = AutoBot()
     nine, ten = Card.parse("9h"), Card.parse("Ts")
-    assert auto.choose({}, [ACCEPT, DECLINE]) is ACCEPT
-    assert auto.choose({}, [ACCEPT, SOLO, TRANSFER]) is ACCEPT  # R9.3: 登基, no 独保/转让
-    assert auto.choose({}, [Call(nine), Call(ten), OpenSolo(ten)]) == Call(nine)
-    assert auto.choose({}, [Call(ten), SOLO]) == Call(ten)  # R11.3: never 明独保
+    assert auto.choose(ANY_VIEW, [ACCEPT, DECLINE]) is ACCEPT
+    assert auto.choose(ANY_VIEW, [ACCEPT, SOLO, TRANSFER]) is ACCEPT  # R9.3: 登基, no 独保/转让
+    assert auto.choose(ANY_VIEW, [Call(nine), Call(ten), OpenSolo(ten)]) == Call(nine)
+    assert auto.choose(ANY_VIEW, [Call(ten), SOLO]) == Call(ten)  # R11.3: never 明独保
     for poll in ([SOLO, PASS], [REBEL, PASS], [SHOW, PASS], [KICK, PASS], [GRAB, PASS]):
-        assert auto.choose({}, list(poll)) is PASS
-    assert auto.choose({}, [Tribute(ten), Tribute(Card.parse("Th"))]) == Tribute(ten)
+        assert auto.choose(ANY_VIEW, list(poll)) is PASS
+    assert auto.choose(ANY_VIEW, [Tribute(ten), Tribute(Card.parse("Th"))]) == Tribute(ten)
 
 
 def test_auto_leads_the_lowest_single_and_passes_when_following_r13() -> None:
     auto = AutoBot()
     hand = "R B 2s 9h 9s 4c 4d"
-    assert auto.choose({}, list(legal_plays(hand, None, CLASSIC))) == Play.parse("4")
+    assert auto.choose(ANY_VIEW, list(legal_plays(hand, None, CLASSIC))) == Play.parse("4")
     following: list[Action] = [*legal_plays(hand, "3", CLASSIC), PASS]
-    assert auto.choose({}, following) is PASS
+    assert auto.choose(ANY_VIEW, following) is PASS
     # R6.7 憋6: with only 6s and a joker left the single B is the lowest single.
     sixes = Rules.preset("weihai")
-    assert auto.choose({}, list(legal_plays("B 6s 6h", None, sixes))) == Play.parse("B")
-    assert auto.choose({}, list(legal_plays("6s 6h", None, sixes))) == Play.parse("66")
+    assert auto.choose(ANY_VIEW, list(legal_plays("B 6s 6h", None, sixes))) == Play.parse("B")
+    assert auto.choose(ANY_VIEW, list(legal_plays("6s 6h", None, sixes))) == Play.parse("66")
 
 
 @pytest.mark.parametrize("name", PRESETS)
@@ -165,12 +167,12 @@ class Checked:
         self.bot = bot
         self.kinds: set[str] = set()
 
-    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
-        shown = json.loads(json.dumps(view))
+    def choose(self, view: View, legal: list[Action]) -> Action:
+        shown = View.from_json(json.loads(json.dumps(view.to_json())))
         action = self.bot.choose(shown, list(legal))
         assert shown == view, "a bot changed the view it was shown"
         assert action in legal or (isinstance(action, PlayCards) and action.play in legal)
-        self.kinds.add(view["poll"] or view["phase"])
+        self.kinds.add(view.poll or view.phase)
         return action
 
 
@@ -206,11 +208,11 @@ def test_play_loop_against_heuristic_bots_finishes_a_match() -> None:
     console = Console(file=out, width=120, highlight=False)
 
     def ask(prompt: str) -> str:
-        return rng.choice(match.game.view(0)["legal"])
+        return rng.choice(match.game.view(0).legal)
 
     assert play_match(match, ask, console, "en", bots)
     assert match.is_over and len(match.results) == 2
-    assert "match totals (2 games)" in out.getvalue()
+    assert "Match totals (2 games)" in out.getvalue()
 
 
 def test_cli_play_opponents_in_both_languages() -> None:

@@ -18,6 +18,7 @@ from baohuang.bots.handsplit import (
 )
 from baohuang.bots.heuristic import HeuristicBot, strength
 from baohuang.engine.actions import KICK, REBEL, SHOW, SOLO, TRANSFER
+from baohuang.engine.views import TrickEntry, View
 
 CLASSIC = Rules.preset("classic")
 WEIHAI = Rules.preset("weihai")
@@ -29,18 +30,20 @@ STRONG = "R R R B B 2s 2s 2h 2h 2d 2c As As Ah Ad Ks Ks Kh Kd Kc " + " ".join(
 WEAK = " ".join(f"{r}{s}" for r in "3456789TJQKA" for s in "shd") + " 3c 4c 5c 6c 7c 8c 9c"
 
 
-def make_view(hand: str, *, lead: tuple[int, str] | None = None, **fields: Any) -> dict[str, Any]:
+def make_view(hand: str, *, lead: tuple[int, str] | None = None, **fields: Any) -> View:
     """A play-phase view for seat 1 (emperor at seat 0, roles unknown unless given)."""
     cards = hand.split()
-    view: dict[str, Any] = {
+    data: dict[str, Any] = {
         "seat": 1,
         "phase": "play",
         "deal": 0,
-        "seq": 40,
+        "turn": 1,
         "hand": cards,
         "role": "rebel",
         "counts": [20, len(cards), 20, 20, 20],
+        "candidate": None,
         "pile": [],
+        "tribute_due": [],
         "emperor": 0,
         "called": "9h",
         "solo": None,
@@ -49,24 +52,33 @@ def make_view(hand: str, *, lead: tuple[int, str] | None = None, **fields: Any) 
         "trick": [],
         "played": {},
         "places": [],
+        "marked": "",
         "poll": None,
+        "open_guard": False,
+        "guard_revealed": False,
+        "rebellion": False,
+        "kicked": False,
+        "escaped": None,
+        "result": None,
+        "legal": [],
+        "seq": 40,
     }
     if lead is not None:
         seat, play = lead
-        view["lead"] = {"seat": seat, "play": play, "cards": []}
-        view["trick"] = [{"seat": seat, "action": play}]
-    view.update(fields)
-    return view
+        data["lead"] = {"seat": seat, "play": play, "cards": []}
+        data["trick"] = [{"seat": seat, "action": play}]
+    data.update(fields)
+    return View.from_json(data)
 
 
-def legal_for(view: dict[str, Any], rules: Rules = CLASSIC) -> list[Action]:
+def legal_for(view: View, rules: Rules = CLASSIC) -> list[Action]:
     """The legal actions of a play-phase view (R4 plays, and pass when following)."""
-    lead = view["lead"]
-    plays: list[Action] = list(legal_plays(" ".join(view["hand"]), lead and lead["play"], rules))
+    lead = view.lead and view.lead.play
+    plays: list[Action] = list(legal_plays(" ".join(view.hand or ()), lead, rules))
     return [*plays, PASS] if lead else plays
 
 
-def choose(view: dict[str, Any], rules: Rules = CLASSIC) -> Action:
+def choose(view: View, rules: Rules = CLASSIC) -> Action:
     return HeuristicBot(rules).choose(view, legal_for(view, rules))
 
 
@@ -149,7 +161,7 @@ def test_a_seat_overtaking_the_emperor_is_taken_for_a_fellow_rebel() -> None:
     view = make_view("Ks Qh 4c", lead=(2, "8"), trick=trick)
     assert bot.choose(view, legal_for(view)) is PASS
     later = make_view("Ks Qh 4c", lead=(3, "J"), seq=60)
-    later["trick"] = [{"seat": 3, "action": "J"}]
+    assert later.trick == (TrickEntry(3, "J"),)
     assert bot.choose(later, legal_for(later)) == Play.parse("Q")
 
 
@@ -165,7 +177,7 @@ def test_a_new_game_resets_the_memory() -> None:
 # ------------------------------------------------------------------ roles (R8, R9, R11)
 
 
-def role_view(hand: str, phase: str, **fields: Any) -> dict[str, Any]:
+def role_view(hand: str, phase: str, **fields: Any) -> View:
     return make_view(hand, phase=phase, role=None, emperor=None, called=None, **fields)
 
 
@@ -222,7 +234,7 @@ def test_polls_declare_only_with_strength_r9_2_r9_4_r9_5_r9_6() -> None:
 
 def test_card_counter_is_the_pack_less_played_and_held() -> None:
     view = make_view("R 9h 9s", played={"9": 5, "R": 1})
-    mine = rank_counts_of(view["hand"])
+    mine = rank_counts_of(view.hand or ())
     unseen = unseen_counts(view, mine, CLASSIC)
     pack = pack_counts(CLASSIC)
     assert unseen[6] == pack[6] - 7 == 9

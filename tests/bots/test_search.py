@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -16,10 +15,11 @@ from baohuang import PASS, Game, Match, Play, Rules, new_game
 from baohuang.bots import BOTS, Bot, RandomBot, play_out
 from baohuang.bots.handsplit import CARD_RANK, CardCounter, pack_counts, rank_counts_of
 from baohuang.bots.heuristic import HeuristicBot
-from baohuang.bots.playout import Policy, R4Counter, Table
+from baohuang.bots.playout import Policy, Position, R4Counter
 from baohuang.bots.search import SearchBot, guard_odds, reveal_rank, sample_hands
 from baohuang.engine.actions import Action
 from baohuang.engine.cards import BIG_JOKER, NUM_RANKS, RANK_SYMBOLS, SMALL_JOKER
+from baohuang.engine.views import View
 
 PRESETS = {name: Rules.preset(name) for name in ("classic", "weihai")}
 #: Presets with other role phases (R11) and beating (R5.2 qq jokers, wild 2s, 清3).
@@ -47,13 +47,13 @@ def play_game(rules: Rules, seed: int | str, steps: int) -> Game:
     return game
 
 
-def true_table(game: Game, suspect: list[float]) -> Table:
+def true_position(game: Game, suspect: list[float]) -> Position:
     """The game's play-phase position on the true hands, the seats' beliefs as in the game."""
     assert game.current_seat is not None and game.emperor is not None
     known = game.guard_revealed or game.open_solo
-    called = game.view(None)["called"]
+    called = game.view(None).called
     reveal = CARD_RANK[called] if called else SMALL_JOKER if "B" in game.rules.marked else None
-    return Table(
+    return Position(
         hands=[list(game.counts[s]) for s in range(SEATS)],
         turn=game.current_seat,
         lead=game.lead,
@@ -125,21 +125,22 @@ def test_r7_sampled_hands_match_the_view(name: str, deal: int, steps: int, seed:
     if game.current_seat is None:
         return
     view = game.view(game.current_seat)
-    me, mine = view["seat"], rank_counts_of(view["hand"])
+    me, mine = view.seat, rank_counts_of(view.hand or ())
+    assert me is not None
     pack = pack_counts(rules)
-    played = [view["played"].get(symbol, 0) for symbol in RANK_SYMBOLS]
+    played = [view.played.get(symbol, 0) for symbol in RANK_SYMBOLS]
     rng = random.Random(seed)
     odds = HeuristicBot(rules)._guard_odds(view)
     seats, weights = zip(*guard_odds(view, odds), strict=True)
     for _ in range(5):
         guard = rng.choices(seats, weights)[0]
         hands = sample_hands(view, rules, guard, rng)
-        assert [sum(h) for h in hands] == view["counts"]
+        assert [sum(h) for h in hands] == list(view.counts)
         assert hands[me] == mine
         # R7: every card of the pack is in exactly one hand or played.
         assert [sum(h[r] for h in hands) + played[r] for r in range(len(pack))] == list(pack)
-        rank = reveal_rank(view, rules)
-        hidden = guard is not None and guard != me and not view["guard_revealed"]
+        rank = reveal_rank(view.called, rules)
+        hidden = guard is not None and guard != me and not view.guard_revealed
         if hidden and rank is not None and any(h[rank] for s, h in enumerate(hands) if s != me):
             assert hands[guard][rank] >= 1  # R8.8, R9.4: it still holds the revealing card
 
@@ -150,16 +151,16 @@ def test_r8_8_guard_odds_exclude_emperor_self_and_seats_out() -> None:
     view = game.view(game.current_seat)
     odds = HeuristicBot(PRESETS["classic"])._guard_odds(view)
     seats = [seat for seat, _ in guard_odds(view, odds)]
-    if view["guard"] is not None or view["solo"] is not None:
+    if view.guard is not None or view.solo is not None:
         assert len(seats) == 1
     else:
-        assert view["seat"] not in seats and view["emperor"] not in seats
-        assert all(s is not None and view["counts"][s] for s in seats)
+        assert view.seat not in seats and view.emperor not in seats
+        assert all(s is not None and view.counts[s] for s in seats)
 
 
 def test_r9_4_weihai_guard_is_revealed_by_b_star() -> None:
-    view = {"called": None, "seat": 0}
-    assert reveal_rank(view, PRESETS["weihai"]) == SMALL_JOKER
+    assert reveal_rank(None, PRESETS["weihai"]) == SMALL_JOKER
+    assert reveal_rank("9h", PRESETS["weihai"]) == CARD_RANK["9h"]
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
@@ -178,7 +179,7 @@ def test_playout_policy_is_the_heuristic_bot(name: str) -> None:
             if game.phase == "play" and len(legal) > 1:
                 suspect = bots[seat].memory.suspect
                 assert suspect is not None
-                predicted: Action = policy.act(true_table(game, suspect)) or PASS
+                predicted: Action = policy.act(true_position(game, suspect)) or PASS
                 assert predicted == action
                 compared += 1
             game.apply(action)
@@ -207,7 +208,7 @@ def test_r4_counter_agrees_with_the_card_counter(
     assert fast.beatable(play) == slow.beatable(play)
 
 
-def random_tables(rules: Rules, seed: int, n: int = 30) -> Iterator[Table]:
+def random_positions(rules: Rules, seed: int, n: int = 30) -> Iterator[Position]:
     """``n`` fresh rounds: the pack's ranks dealt at random into five hands of random sizes."""
     rng = random.Random(seed)
     for _ in range(n):
@@ -220,7 +221,7 @@ def random_tables(rules: Rules, seed: int, n: int = 30) -> Iterator[Table]:
                 hands[seat][r] += 1
         leader, emperor = rng.randrange(SEATS), rng.randrange(SEATS)
         guard = rng.choice([None, *(s for s in range(SEATS) if s != emperor)])
-        yield Table(
+        yield Position(
             hands=hands,
             turn=leader,
             lead=None,
@@ -237,29 +238,29 @@ def random_tables(rules: Rules, seed: int, n: int = 30) -> Iterator[Table]:
 def test_r6_simulator_ends_with_a_valid_ranking(name: str) -> None:
     rules = PRESETS[name]
     policy = Policy(rules)
-    for table in random_tables(rules, 11):
-        while not table.over:
-            table.step(policy.act(table))
-        assert sorted(table.places) == list(range(SEATS))
-        assert table.sizes.count(0) >= SEATS - 1 and sum(table.pool) == sum(table.sizes)
-        assert table.sizes[table.places[-1]] == sum(table.sizes)
+    for position in random_positions(rules, 11):
+        while not position.over:
+            position.step(policy.act(position))
+        assert sorted(position.places) == list(range(SEATS))
+        assert position.sizes.count(0) >= SEATS - 1 and sum(position.pool) == sum(position.sizes)
+        assert position.sizes[position.places[-1]] == sum(position.sizes)
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_r10_playout_stops_once_the_emperors_side_is_out(name: str) -> None:
     rules = PRESETS[name]
     policy = Policy(rules)
-    for table in random_tables(rules, 12):
-        places = policy.playout(table)
+    for position in random_positions(rules, 12):
+        places = policy.playout(position)
         assert sorted(places) == list(range(SEATS))
-        side = [s for s in (table.emperor, table.guard) if s is not None]
-        assert all(s in table.places for s in side)  # R10 needs the side's places alone
+        side = [s for s in (position.emperor, position.guard) if s is not None]
+        assert all(s in position.places for s in side)  # R10 needs the side's places alone
 
 
 def test_r6_5_jiefeng_lead_passes_to_the_next_holder() -> None:
     ace = rank_counts_of(["As"])
     threes = rank_counts_of(["3s", "3h"])
-    table = Table(
+    position = Position(
         hands=[ace, *(list(threes) for _ in range(4))],
         turn=0,
         lead=None,
@@ -269,29 +270,29 @@ def test_r6_5_jiefeng_lead_passes_to_the_next_holder() -> None:
         emperor=0,
         guard=1,
     )
-    table.step(Play.parse("A"))
-    assert table.places == [0] and table.turn == 1
+    position.step(Play.parse("A"))
+    assert position.places == [0] and position.turn == 1
     for _ in range(4):
-        table.step(None)
-    assert table.lead is None and table.turn == 1
+        position.step(None)
+    assert position.lead is None and position.turn == 1
 
 
 def test_r6_3_round_ends_when_every_other_holder_passed() -> None:
     hands = [rank_counts_of(["Ks", "3s"]), *(rank_counts_of(["3s", "3h"]) for _ in range(4))]
-    table = Table(
+    position = Position(
         hands=hands, turn=0, lead=None, last=0, passes=0, places=[], emperor=0, guard=None
     )
-    table.step(Play.parse("K"))
+    position.step(Play.parse("K"))
     for _ in range(3):
-        table.step(None)
-        assert table.lead is not None
-    table.step(None)
-    assert table.lead is None and table.turn == 0
+        position.step(None)
+        assert position.lead is not None
+    position.step(None)
+    assert position.lead is None and position.turn == 0
 
 
 def test_r8_8_the_guard_reveals_itself_with_its_last_called_rank() -> None:
     hands = [rank_counts_of(["9s", "9h", "4s"]), *(rank_counts_of(["3s", "3h"]) for _ in range(4))]
-    table = Table(
+    position = Position(
         hands=hands,
         turn=0,
         lead=None,
@@ -305,19 +306,19 @@ def test_r8_8_the_guard_reveals_itself_with_its_last_called_rank() -> None:
         revealer=0,
     )
     odds = pytest.approx([2 / 3, 0.0, 1.0, 2 / 3, 2 / 3])
-    assert table.partners(2) == odds  # R14: to seat 2, any of 0, 3, 4 may be the guard
-    table.step(Play.parse("99"))
-    assert table.known and table.partners(2) == [0.0, 0.0, 1.0, 1.0, 1.0]
+    assert position.partners(2) == odds  # R14: to seat 2, any of 0, 3, 4 may be the guard
+    position.step(Play.parse("99"))
+    assert position.known and position.partners(2) == [0.0, 0.0, 1.0, 1.0, 1.0]
 
 
-def searched_position(rules: Rules) -> tuple[dict[str, Any], list[Action]]:
+def searched_position(rules: Rules) -> tuple[View, list[Action]]:
     """The first endgame decision with a choice in a heuristic game."""
     for deal in range(20):
         game = new_game(rules, f"endgame/{deal}")
         bots = [HeuristicBot(rules) for _ in range(SEATS)]
         while (seat := game.current_seat) is not None:
             view, legal = game.view(seat), game.legal_actions()
-            if game.phase == "play" and len(legal) > 2 and sum(view["counts"]) <= 40:
+            if game.phase == "play" and len(legal) > 2 and sum(view.counts) <= 40:
                 return view, legal
             game.apply(bots[seat].choose(view, legal))
     raise AssertionError("no endgame position found")

@@ -18,6 +18,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from baohuang.cli.loadtest import loadtest
 from baohuang.client.chaos import (
     ChaosReport,
     ChaosSettings,
@@ -26,15 +27,8 @@ from baohuang.client.chaos import (
     chaos_soak,
     is_race,
 )
-from baohuang.client.loadtest import (
-    LoadReport,
-    LoadTestError,
-    ProtocolViolation,
-    SeatClient,
-    TableRun,
-    load_test,
-    loadtest,
-)
+from baohuang.client.errors import ClientError, ProtocolViolation
+from baohuang.client.loadtest import LoadReport, SeatClient, TableRun, load_test
 from baohuang.protocol.messages import SEATS
 from helpers.servers import LiveServer, free_port
 
@@ -75,7 +69,7 @@ def test_command_writes_the_report(server: LiveServer, tmp_path: Path) -> None:
 
 def test_unreachable_server_is_a_clear_error() -> None:
     started = time.monotonic()
-    with pytest.raises(LoadTestError, match="cannot reach the server"):
+    with pytest.raises(ClientError, match="cannot reach the server"):
         asyncio.run(load_test(f"http://127.0.0.1:{free_port()}", 2, 1))
     assert time.monotonic() - started < 5
     result = CliRunner().invoke(typer_app(), ["--url", f"http://127.0.0.1:{free_port()}"])
@@ -84,9 +78,9 @@ def test_unreachable_server_is_a_clear_error() -> None:
 
 
 def test_unknown_preset_and_bot(server: LiveServer) -> None:
-    with pytest.raises(LoadTestError, match="unknown preset 'nope'"):
+    with pytest.raises(ClientError, match="unknown preset 'nope'"):
         asyncio.run(load_test(server.url, 1, 1, preset="nope"))
-    with pytest.raises(LoadTestError, match="unknown bot"):
+    with pytest.raises(ClientError, match="unknown bot"):
         asyncio.run(load_test(server.url, 1, 1, bot="nobody"))
 
 
@@ -132,6 +126,7 @@ def typer_app() -> typer.Typer:
 # ---------------------------------------------------------------------- the chaos soak
 
 
+@pytest.mark.slow
 def test_chaos_soak_on_timed_tables(tmp_path: Path) -> None:
     """People who time out, drop and come back, switch 托管 and escape: no table stalls."""
     live = LiveServer("sqlite:///" + str(tmp_path / "x.db"), tmp_path / "log").start()
@@ -155,6 +150,7 @@ def test_chaos_soak_on_timed_tables(tmp_path: Path) -> None:
     assert data["ok"] and data["settings"]["stall_after"] == 7
 
 
+@pytest.mark.slow
 def test_chaos_command_reports_a_frozen_table(tmp_path: Path) -> None:
     """SIGSTOP once a match is under way: the table stops moving on, a stall, exit 1."""
     live = LiveServer("sqlite:///" + str(tmp_path / "x.db"), tmp_path / "log").start()
@@ -186,7 +182,7 @@ def test_chaos_command_reports_a_frozen_table(tmp_path: Path) -> None:
     data = json.loads(out.read_text())
     assert data["stalls"] == 1 and data["errors"] == 0 and not data["ok"]
     stall = data["first_stalls"][0]
-    assert stall["phase"] == "playing" and stall["idle_s"] > 2
+    assert stall["phase"] == "playing" and stall["idle_s"] >= 2  # timer 1 + grace 0 + slack 1
     assert stall["table"] in result.output and stall["trail"]
 
 
@@ -246,7 +242,7 @@ def test_refusals_races_and_protocol_errors() -> None:
     assert is_race("illegal", 10, 12) and not is_race("illegal", 10, 10)
     assert not is_race("bad_message", 10, 12) and not is_race("bad_token", 10, 12)
     report = LoadReport("http://127.0.0.1:1", 1, 1, "classic", "auto")
-    client = SeatClient(TableRun(0, report, "auto", None), None, 1)  # type: ignore[arg-type]
+    client = SeatClient(TableRun(0, report, "auto", None), "", 1)
     assert client.take('{"t": "event", "v": 1, "d": {"kind": "sit"}}')["v"] == 1
     client.take('{"t": "event", "v": 3, "d": {"kind": "sit"}}')
     assert report.first_errors == ["table 0 (?) seat None: sequence gap: had 1, got 3"]
@@ -271,7 +267,8 @@ def test_an_escape_cancels_the_moves_due_with_it() -> None:
 
     report = ChaosReport.of("http://127.0.0.1:1", ChaosSettings())
     ws = Socket()
-    person = Person(ChaosTable(0, report, random.Random(0)), ws, "", 1, Dice())  # type: ignore[arg-type]
+    person = Person(ChaosTable(0, report, random.Random(0)), "", 1, Dice())
+    person.ws = ws  # type: ignore[assignment]
     person.seat, person.in_game = 2, True
     person.plans = {"chaos": 0.0, "turn": 1.0, "take_back": 2.0}
     asyncio.run(person.make_moves())

@@ -72,10 +72,6 @@ class Served:
         self.stop()
         raise RuntimeError("server did not start in 30 s")
 
-    # LiveServer's interface, for servers.Player
-    def ws_url(self, table: str) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws/v1/tables/{table}"
-
     def get(self, path: str) -> httpx.Response:
         return httpx.get(f"{self.url}{path}", timeout=10)
 
@@ -128,9 +124,9 @@ def test_healthz_readyz_and_metrics_over_a_live_server(json_server: Served) -> N
     assert before["baohuang_sockets"] == 0
     assert before['baohuang_commands_total{op="act"}'] == 0  # every series from zero
 
-    http = guest(json_server, "运维")  # type: ignore[arg-type]
+    http = guest(json_server, "运维")
     table = create_table(http, bots=4, timer=0)
-    player = Player(json_server, table["id"], http)  # type: ignore[arg-type]
+    player = Player(json_server, table["id"], http)
     player.hello()
     player.recv()
     assert player.command("act", action="pass")["t"] == "error"  # not seated
@@ -171,6 +167,7 @@ def test_healthz_readyz_and_metrics_over_a_live_server(json_server: Served) -> N
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", ready_line["time"])
 
 
+@pytest.mark.postgres
 def test_readyz_is_503_when_postgresql_stops(tmp_path: Path) -> None:
     try:
         cluster = Postgres().start()

@@ -21,7 +21,7 @@ from baohuang.engine.record import replay
 from helpers.servers import LiveServer, Player, Postgres, create_table, guest
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[LiveServer]:
     if request.param == "sqlite":
         url = f"sqlite:///{tmp_path / 'server.db'}"
@@ -193,7 +193,7 @@ def test_messages_to_each_seat_are_exactly_its_view(sqlite_server: LiveServer) -
         ]
         assert engine_events == game.events_for(seat)
         views = [ev["view"] for ev in player.events if "view" in ev]
-        assert views[-1] == game.view(seat)
+        assert views[-1] == game.view(seat).to_json()
         for view in views:
             assert view["seat"] == seat
             if seat is None:
@@ -213,12 +213,12 @@ def test_bad_commands_are_refused_naming_the_problem(sqlite_server: LiveServer) 
     stranger.send("cmd", {"id": "x", "op": "ready"}, v=0)
     assert stranger.recv()["d"]["code"] == "not_hello"
     # Malformed messages.
-    stranger.ws.send("{not json")
+    stranger.send_raw("{not json")
     error = stranger.recv()["d"]
     assert error["code"] == "bad_message" and "JSON" in error["message"]
     stranger.send("cmd", {"id": "x", "op": "fly"}, v=0)
     assert stranger.recv()["d"]["code"] == "bad_message"
-    stranger.ws.send(b"\x00\x01")
+    stranger.send_raw(b"\x00\x01")
     assert "binary" in stranger.recv()["d"]["message"]
     # A bad token: still a spectator, and spectators cannot act.
     stranger.send("hello", {"token": "forged"})
@@ -251,7 +251,8 @@ def test_bad_commands_are_refused_naming_the_problem(sqlite_server: LiveServer) 
     assert answer["d"]["code"] in ("not_your_turn", "stale")
     bad = mover.command("act", action="9z 9h")
     assert bad["d"]["code"] == "illegal" and "9z" in bad["d"]["message"]
-    assert bad["d"]["zh"]
+    assert bad["d"]["zh"] and bad["d"]["key"] == "error.card.bad_in"
+    assert bad["d"]["params"] == {"card": "9z", "text": "9z 9h"}
     # A stale command (made against an old sequence number) gets an error and a snapshot.
     mover.send("cmd", {"id": "old", "op": "act", "action": "pass"}, v=0)
     stale = mover.answer("old")
@@ -323,6 +324,7 @@ def test_lobby_tables_bots_and_signals(sqlite_server: LiveServer) -> None:
     http = guest(server, "张三")
     bad = http.post("/api/tables", json={"preset": "classic", "options": {"roast": "maybe"}})
     assert bad.status_code == 422 and "roast" in bad.json()["detail"]["message"]
+    assert bad.json()["detail"]["key"] == "error.rules.takes_bool"
     assert httpx.post(f"{server.url}/api/tables", json={}).status_code == 401
     table = create_table(http, bots=2, preset="weihai", games=3)
     listed = {t["id"]: t for t in http.get("/api/tables").json()["tables"]}
@@ -410,7 +412,7 @@ def test_fuzz_malformed_stale_and_foreign_commands_change_nothing(
         client = (player, spectator, intruder)[round_no % 3]
         kind, text = junk(rng, client.seq, legal)
         counts[kind] = counts.get(kind, 0) + 1
-        client.ws.send(text)
+        client.send_raw(text)
         reply = client.recv()
         assert reply["t"] == "error", (kind, text, reply)
         assert reply["d"]["message"] and reply["d"]["zh"]

@@ -1,6 +1,6 @@
 """The game state machine (R6, R8, R10) checked by an independent referee of the event log.
 
-Whole seeded random games run under :class:`helpers.games.Referee` after every action; bounded
+Whole seeded random games run under :class:`helpers.referee.Referee` after every action; bounded
 seed searches find the rarer situations (接风, 暗独, 明独, void deals, reveals) to assert on.
 """
 
@@ -27,25 +27,14 @@ from baohuang import (
     parse_cards,
 )
 from baohuang.engine.cards import CARDS, RANK_SYMBOLS
-from helpers.games import (
-    CLASSIC,
-    FIRST_DEAL_DECLINER,
-    SEATS,
-    Referee,
-    dealt_hands,
-    expected_scores,
-    find_game,
-    has_callable_triple,
-    is_dark_solo_call,
-    kinds,
-    play,
-    preferring,
-    public_events,
-    random_game,
-    reach,
-    replay_steps,
-    snapshot,
-)
+from helpers.cards import SEATS
+from helpers.deals import has_callable_triple
+from helpers.drivers import find_game, play, random_game, reach, replay_steps
+from helpers.policies import FIRST_DEAL_DECLINER, is_dark_solo_call, preferring
+from helpers.reading import dealt_hands, kinds, public_events, snapshot
+from helpers.referee import Referee
+from helpers.rulesets import CLASSIC
+from helpers.scoring import expected_scores
 
 GAMES_PER_BLOCK = 25
 
@@ -53,6 +42,7 @@ GAMES_PER_BLOCK = 25
 # ---------------------------------------------------------------------- whole games
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("block", range(4))
 def test_r6_r8_r10_random_games_follow_the_rules(block: int) -> None:
     """Refereed after every action; each game ends ranked, zero-sum, with nothing left to do."""
@@ -142,7 +132,7 @@ def test_r8_6_c0_declining_twice_voids_the_deal() -> None:
     assert [e.public["seat"] for e in first_deal if e.kind == "decline"] == seats
     assert log[void + 1] == "deal" and game.events[void + 1].public["deal"] == 1
     assert dealt_hands(game, 0) != dealt_hands(game, 1)
-    assert game.view(None)["deal"] == game.deal_no >= 1
+    assert game.view(None).deal == game.deal_no >= 1
 
 
 def test_r8_7_call_makes_the_only_other_holder_the_guard() -> None:
@@ -261,10 +251,10 @@ def test_r6_6_the_last_seat_holding_cards_is_da_luo() -> None:
 
 def non_beating_play(game: Game) -> str | None:
     """A play of the seat to act, as large as the plain lead, that does not beat it (R4)."""
-    lead = game.view(None)["lead"]
+    lead = game.view(None).lead
     if lead is None or game.current_seat is None:
         return None
-    cards = parse_cards(lead["cards"])
+    cards = parse_cards(lead.cards)
     if any(c.is_joker for c in cards):
         return None
     held = Counter(c.rank for c in game.hand(game.current_seat) if not c.is_joker)
@@ -280,7 +270,7 @@ def unheld_card(game: Game) -> str:
 
 def in_play_leading(game: Game) -> bool:
     """A round has just started: the leader is to play (R6.2)."""
-    return game.phase == "play" and game.view(None)["lead"] is None
+    return game.phase == "play" and game.view(None).lead is None
 
 
 SITUATIONS: dict[str, Callable[[], Game]] = {

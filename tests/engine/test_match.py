@@ -1,6 +1,6 @@
 """Matches: games chained with R12 tribute between them, scores totalled.
 
-Every game here runs under :class:`helpers.games.Referee`, which checks the tribute events
+Every game here runs under :class:`helpers.referee.Referee`, which checks the tribute events
 (who pays, that each payer pays its highest card, who receives which card) against R12.
 """
 
@@ -14,23 +14,18 @@ from itertools import pairwise
 import pytest
 
 from baohuang import Game, GameResult, IllegalActionError, Match, OpenSolo, Rules, Tribute
-from helpers.games import (
+from helpers.cards import SEATS
+from helpers.drivers import find_match, play, play_match
+from helpers.policies import (
     FIRST_DEAL_DECLINER,
-    PRESET_NAMES,
-    PRESETS,
-    QQ_THREES,
-    SEATS,
-    Referee,
-    find_match,
     is_dark_solo_call,
-    play,
-    play_match,
     preferring,
-    public_events,
     random_policy,
-    snapshot,
     varied,
 )
+from helpers.reading import public_events, snapshot
+from helpers.referee import Referee
+from helpers.rulesets import PRESET_NAMES, PRESETS, QQ_THREES
 
 #: Takes a solo (open or dark) whenever it can, to reach the solo cases of R12 quickly.
 SOLOIST = preferring(lambda g, a: isinstance(a, OpenSolo) or is_dark_solo_call(g, a))

@@ -10,7 +10,9 @@ from hypothesis import strategies as st
 from baohuang import Card, Play, Rules, legal_plays, parse_cards
 from baohuang.engine.cards import BIG_JOKER, SMALL_JOKER, TWO
 from baohuang.engine.movegen import rank_counts
-from helpers.strategies import (
+from helpers.cards import SIX, THREE
+from helpers.reference import brute_force_plays
+from helpers.rulesets import (
     ALL_RULES,
     CLASSIC,
     HOLD_SIXES,
@@ -19,15 +21,11 @@ from helpers.strategies import (
     QQ,
     QQ_JOKERS,
     ROAST,
-    SIX,
-    THREE,
     TWOS_WILD,
-    brute_force_plays,
-    hands,
-    plays,
     rules_id,
     variant,
 )
+from helpers.strategies import hands, plays
 
 
 def names(hand: str, current: str | None, rules: Rules) -> set[str]:
@@ -49,6 +47,7 @@ def test_r3_leading_plays_exact(hand: list[Card], rules: Rules) -> None:
     assert_exact(hand, None, rules)
 
 
+@pytest.mark.slow
 @settings(max_examples=1500)
 @given(hands(), plays(6, 4), st.sampled_from(ALL_RULES))
 def test_r4_following_plays_exact(hand: list[Card], current: Play, rules: Rules) -> None:

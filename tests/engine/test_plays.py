@@ -14,24 +14,20 @@ from baohuang import NotationError, Play, Rules, beats, legal_plays, parse_cards
 from baohuang.engine.cards import TWO, rank_index
 from baohuang.engine.movegen import rank_counts
 from baohuang.engine.plays import allowed, must_empty_hand
-from helpers.strategies import (
-    ALL_PLAYS,
+from helpers.reference import literal_beats_r4, reference_beats
+from helpers.rulesets import (
     CLASSIC,
     HOLD_SIXES,
     HOLD_THREES,
-    MAX_COUNT,
     OPTION_RULES,
     QQ,
     QQ_JOKERS,
     ROAST,
     TWOS_WILD,
-    filled_plays,
-    literal_beats_r4,
-    plays,
-    reference_beats,
     rules_id,
     variant,
 )
+from helpers.strategies import ALL_PLAYS, MAX_COUNT, filled_plays, plays
 
 #: Plays of up to five cards: every pair of them is checked exhaustively.
 SMALL_PLAYS = [p for p in ALL_PLAYS if p.size <= 5]

@@ -12,17 +12,10 @@ import pytest
 
 from baohuang import Escape, Game, RecordError, read_record, replay, to_record, write_record
 from baohuang.engine.rules import RULES_VERSION
-from helpers.games import (
-    FIRST_DEAL_DECLINER,
-    PRESET_NAMES,
-    PRESETS,
-    find_game,
-    play_match,
-    random_game,
-    reach,
-    snapshot,
-    varied,
-)
+from helpers.drivers import find_game, play_match, random_game, reach
+from helpers.policies import FIRST_DEAL_DECLINER, varied
+from helpers.reading import snapshot
+from helpers.rulesets import PRESET_NAMES, PRESETS
 
 Record = dict[str, Any]
 

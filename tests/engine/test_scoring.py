@@ -16,7 +16,7 @@ from baohuang.engine.scoring import (
     tribute_payments,
     tribute_transfers,
 )
-from helpers.strategies import CLASSIC
+from helpers.rulesets import CLASSIC
 
 #: R10.3's win rule, of the `qq` preset.
 QQ_WIN = Rules.preset("qq")

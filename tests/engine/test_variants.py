@@ -1,7 +1,7 @@
 """Every preset of R7 played through: packs and deals, the role phases of R9 and R11, the QQ
 flow, scoring from whole games, and escape (R10.4).
 
-Whole games run under :class:`helpers.games.Referee`, which restates every rule on its own; here
+Whole games run under :class:`helpers.referee.Referee`, which restates every rule on its own; here
 bounded seed searches and steered random policies reach each branch of the role phases, which
 are then asserted from the events and the legal actions.
 """
@@ -32,36 +32,23 @@ from baohuang import (
     score,
 )
 from baohuang.engine.actions import GRAB, KICK, REBEL, SHOW, SOLO, TRANSFER
-from helpers.games import (
-    B_STAR,
+from helpers.cards import B_STAR, R_STAR, SEATS, TWO
+from helpers.deals import can_grab, full_pack, has_callable_triple
+from helpers.drivers import find_game, play, random_game, reach
+from helpers.policies import (
     FIRST_DEAL_DECLINER,
-    PRESET_NAMES,
-    PRESETS,
-    QQ_THREES,
-    R_STAR,
-    SEATS,
-    TWO,
     Policy,
-    Referee,
-    can_grab,
-    dealt_hands,
-    expected_outcome,
-    expected_scores,
-    find_game,
-    full_pack,
-    has_callable_triple,
     is_dark_solo_call,
-    kinds,
     leading_b_star,
-    play,
     preferring,
-    public_events,
-    random_game,
-    reach,
     sparing,
     varied,
     wants,
 )
+from helpers.reading import dealt_hands, kinds, public_events
+from helpers.referee import Referee
+from helpers.rulesets import PRESET_NAMES, PRESETS, QQ_THREES
+from helpers.scoring import expected_outcome, expected_scores
 
 WEIHAI, KK_SIMPLE, KK_CLASSIC, QQ = (
     PRESETS[n] for n in ("weihai", "kk_simple", "kk_classic", "qq")
@@ -95,6 +82,7 @@ def results_match_score(game: Game) -> None:
 # ---------------------------------------------------------------------- whole games
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "block"), [(name, block) for name in VARIANTS for block in range(2)]
 )
@@ -107,6 +95,7 @@ def test_r7_refereed_random_games_of_every_preset(name: str, block: int) -> None
         assert game.legal_actions() == [] and kinds(game)[-1] == "game_over"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", PRESET_NAMES)
 def test_r7_r10_many_random_games_end_ranked_and_zero_sum(name: str) -> None:
     """A thousand random games per preset: a valid ranking and zero-sum scores (R6, R10)."""
@@ -148,7 +137,7 @@ def test_r6_8_twos_filling_the_threes_count_for_the_watched_play() -> None:
         return False
 
     game = find_game(cleared_with_twos, preferring(keeping_twos), rules=QQ_THREES)
-    results_match_score(game)  # the referee watched the same play (helpers.games: on_play)
+    results_match_score(game)  # the referee watched the same play (helpers.referee: on_play)
 
 
 PACK_SIZES = {

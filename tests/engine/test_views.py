@@ -12,7 +12,7 @@ import json
 import random
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, get_args, get_type_hints
 
 import pytest
 from hypothesis import given, settings
@@ -20,34 +20,29 @@ from hypothesis import strategies as st
 
 from baohuang import ACCEPT, PASS, Call, Escape, Game, Rules, new_game
 from baohuang.engine.actions import REBEL, SHOW, TRANSFER
-from helpers.games import (
-    B_STAR,
-    CLASSIC,
-    PRESET_NAMES,
-    PRESETS,
-    QQ_THREES,
-    SEATS,
+from baohuang.engine.events import EventKind, SeatEvent
+from baohuang.engine.views import View
+from helpers.cards import B_STAR, SEATS
+from helpers.drivers import find_game, play, play_match, random_game, reach, replay_steps
+from helpers.policies import (
     Policy,
-    find_game,
     is_dark_solo_call,
     leading_b_star,
-    play,
-    play_match,
     preferring,
-    random_game,
     random_policy,
-    reach,
-    replay_steps,
     sparing,
     varied,
     wants,
 )
+from helpers.rulesets import CLASSIC, PRESET_NAMES, PRESETS, QQ_THREES
 
 #: Seeds apart from those test_game.py referees, so more distinct games get checked.
 FIRST_SEED = 1000
 VIEWERS: tuple[int | None, ...] = (None, *range(SEATS))
 #: A card written alone or between spaces inside a JSON string: "9h", "9h 9s", "R*".
 CARD_TOKEN = re.compile(r'(?<=["\s])(?:[2-9TJQKA][shdc]|[BR]\*?)(?=["\s])')
+#: Each event kind's TypedDict (a seat's copy of such an event), by kind.
+EVENT_SHAPES = {get_args(get_type_hints(t)["kind"])[0]: t for t in get_args(SeatEvent)}
 #: View keys that differ between seats; every other key is public and the same for all.
 PER_SEAT_KEYS = {"seat", "hand", "role", "solo", "guard", "legal"}
 
@@ -102,9 +97,11 @@ class ViewChecker:
             self.learn(event.kind, event.public, event.private)
         hands = [[str(c) for c in game.hand(s)] for s in range(SEATS)]
         transit = game.tribute_paid if game.phase == "tribute" else []
-        spectator = game.view(None)
+        spectator = game.view(None).to_json()
         for viewer in VIEWERS:
-            view = game.view(viewer)
+            typed = game.view(viewer)
+            view = typed.to_json()
+            assert json.loads(json.dumps(view)) == view and View.from_json(view) == typed
             events = game.events_for(viewer, self.seen)
             text = cards_text(view, events)  # JSON-serialisable
             secret = {c for s in range(SEATS) if s != viewer for c in hands[s]}
@@ -115,8 +112,8 @@ class ViewChecker:
             assert {k: v for k, v in view.items() if k not in PER_SEAT_KEYS} == {
                 k: v for k, v in spectator.items() if k not in PER_SEAT_KEYS
             }
-            assert view["hand"] == (hands[viewer] if viewer is not None else None)
-            self.check_own(game, viewer, view)
+            assert typed.hand == (tuple(hands[viewer]) if viewer is not None else None)
+            self.check_own(game, viewer, typed)
             self.check_events(game, viewer, events, new)
         self.seen = len(game.events)
 
@@ -141,27 +138,25 @@ class ViewChecker:
             if kind in ("tribute", "tribute_paid"):
                 self.known[seat] |= card_tokens(json.dumps(mine))
 
-    def check_own(self, game: Game, viewer: int | None, view: dict[str, Any]) -> None:
+    def check_own(self, game: Game, viewer: int | None, view: View) -> None:
         """The per-seat keys: role, legal actions, the guard and a solo as the seat may know."""
         emperor, guard, over, settled = game.emperor, game.guard, game.is_over, self.settled
         dark = settled and emperor is not None and guard is None and not game.open_solo
         if viewer is None:  # a spectator sees no hand and has no options
-            assert view["role"] is None and view["legal"] == []
+            assert view.role is None and view.legal == ()
         else:
-            assert len(view["hand"]) == view["counts"][viewer]
+            assert view.hand is not None and len(view.hand) == view.counts[viewer]
             mine = viewer == game.current_seat
-            assert view["legal"] == ([str(a) for a in game.legal_actions()] if mine else [])
+            assert list(view.legal) == ([str(a) for a in game.legal_actions()] if mine else [])
             role = None if emperor is None else "emperor" if viewer == emperor else None
             if settled and viewer != emperor:
                 role = "guard" if viewer == guard else "rebel"
-            assert view["role"] == role
+            assert view.role == role
         # R8.8, R9.4, R9.5: the guard is hidden from every other seat until revealed or the end.
         sees_guard = self.guard_revealed or over or (settled and viewer == guard)
-        assert view["guard"] == (guard if sees_guard else None)
+        assert view.guard == (guard if sees_guard else None)
         sees_dark = self.solo_revealed or over or (viewer is not None and viewer == emperor)
-        assert view["solo"] == (
-            "open" if game.open_solo else "dark" if dark and sees_dark else None
-        )
+        assert view.solo == ("open" if game.open_solo else "dark" if dark and sees_dark else None)
 
     def check_events(
         self, game: Game, viewer: int | None, events: list[dict[str, Any]], new: list[Any]
@@ -169,6 +164,8 @@ class ViewChecker:
         """A seat's events are the public ones plus only its own private fields."""
         assert [e["seq"] for e in events] == [e.seq for e in new]
         for mine, event in zip(events, new, strict=True):
+            shape = EVENT_SHAPES[event.kind]  # the kind's TypedDict: its fields, no others
+            assert shape.__required_keys__ <= set(mine) <= shape.__annotations__.keys()
             public = {"seq": event.seq, "kind": event.kind, **event.public}
             assert {k: mine[k] for k in public} == public
             extra = set(mine) - set(public)
@@ -194,6 +191,7 @@ VIEW_GAMES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("rules", "first", "games"), VIEW_GAMES, ids=[f"{r.name}-{f}" for r, f, _ in VIEW_GAMES]
 )
@@ -250,7 +248,7 @@ def test_r14_guard_is_known_to_itself_alone_until_the_reveal(case: str) -> None:
     game = find_game(revealed_after("guard", cause), policy, rules=rules)
     guard, settled, reveal = game.guard, roles_seq(game), first_reveal(game, "guard")
     for again in replay_steps(game):
-        guards = [again.view(v)["guard"] for v in VIEWERS]
+        guards = [again.view(v).guard for v in VIEWERS]
         seen = len(again.events)
         if seen > reveal:
             assert guards == [guard] * len(VIEWERS)
@@ -303,7 +301,7 @@ def test_r14_dark_solo_is_known_to_the_emperor_alone_until_revealed(case: str) -
         seen = len(again.events)
         if seen > settled:
             known = again.is_over or 0 <= reveal < seen
-            solos = [again.view(v)["solo"] for v in VIEWERS]
+            solos = [again.view(v).solo for v in VIEWERS]
             assert solos == ["dark" if known or v == emperor else None for v in VIEWERS]
 
 
@@ -331,13 +329,13 @@ def passes_seen(game: Game, poll: str) -> dict[bool, set[tuple[frozenset[str], s
     for seat, action in game.actions:
         asked = again.poll == poll and action == PASS
         observers = [v for v in VIEWERS if v != seat]
-        before = [again.view(v) for v in observers] if asked else []
+        before = [again.view(v).to_json() for v in observers] if asked else []
         since = len(again.events)
         again.apply(action)
         if not asked or again.poll != poll:
             continue
         for viewer, old in zip(observers, before, strict=False):
-            new = again.view(viewer)
+            new = again.view(viewer).to_json()
             changed = frozenset(k for k in new if new[k] != old[k]) - {"legal"}
             events = [
                 {k: v for k, v in e.items() if k not in ("seq", "seat")}
@@ -480,8 +478,21 @@ def test_r14_an_escape_ends_the_game_in_every_view(name: str) -> None:
     checker(again)
     for viewer in VIEWERS:
         view = again.view(viewer)
-        assert view["escaped"] == seat and view["phase"] == "over" and view["legal"] == []
-        assert view["result"]["escaped"] == seat and view["guard"] == again.guard
+        assert view.escaped == seat and view.phase == "over" and view.legal == ()
+        assert view.result is not None and view.result.escaped == seat
+        assert view.guard == again.guard
+
+
+def test_every_event_kind_has_its_typed_dict() -> None:
+    assert sorted(EVENT_SHAPES) == sorted(get_args(EventKind))
+
+
+def test_a_view_round_trips_through_json() -> None:
+    game = reach(lambda g: g.phase == "play" and g.lead is not None and len(g.places) > 0)
+    for viewer in VIEWERS:
+        view = game.view(viewer)
+        assert view.lead is not None and view.trick and view.played
+        assert View.from_json(json.loads(json.dumps(view.to_json()))) == view
 
 
 def test_r14_events_since_is_the_tail_of_the_log() -> None:

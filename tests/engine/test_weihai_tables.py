@@ -12,14 +12,8 @@ import pytest
 
 from baohuang import ACCEPT, PASS, GameResult, Rules, score
 from baohuang.engine.actions import KICK, REBEL, SHOW
-from helpers.games import (
-    Policy,
-    leading_b_star,
-    preferring,
-    random_game,
-    sparing,
-    wants,
-)
+from helpers.drivers import random_game
+from helpers.policies import Policy, leading_b_star, preferring, sparing, wants
 
 WEIHAI = Rules.preset("weihai")
 

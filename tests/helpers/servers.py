@@ -1,9 +1,10 @@
-"""Test helpers: the real server in a subprocess on a free loopback port, and a protocol client
-over a real WebSocket."""
+"""Test helpers: the real server in a subprocess on a free loopback port, and a synchronous
+face over the protocol client (:mod:`baohuang.client`) for the tests to talk to it."""
 
 from __future__ import annotations
 
-import itertools
+import asyncio
+import functools
 import json
 import os
 import shutil
@@ -12,12 +13,18 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import httpx
-from websockets.sync.client import ClientConnection, connect
+
+from baohuang.client import http as api
+from baohuang.client.connection import TableClient
+
+T = TypeVar("T")
 
 SERVE = "from baohuang.cli import app; app()"
 
@@ -82,50 +89,95 @@ class LiveServer:
         return self.start()
 
 
-def guest(server: LiveServer, name: str) -> httpx.Client:
-    """An HTTP client logged in as a new guest (its cookie jar holds the session)."""
-    client = httpx.Client(base_url=server.url, timeout=10)
-    client.post("/api/guest", json={"name": name}).raise_for_status()
-    return client
+@functools.cache
+def _loop() -> asyncio.AbstractEventLoop:
+    """The event loop, in a daemon thread, that runs the tests' async protocol clients."""
+    loop = asyncio.new_event_loop()
+    threading.Thread(target=loop.run_forever, name="test-clients", daemon=True).start()
+    return loop
+
+
+def run(work: Coroutine[Any, Any, T], timeout: float = 60) -> T:
+    """Run ``work`` on the clients' loop and wait for its result (or its exception)."""
+    future = asyncio.run_coroutine_threadsafe(work, _loop())
+    try:
+        return future.result(timeout)
+    except TimeoutError:
+        future.cancel()
+        raise
+
+
+class Server(Protocol):
+    """What the clients need of a server: its address."""
+
+    @property
+    def url(self) -> str: ...
+
+
+def http_call(server: str, call: Callable[[httpx.AsyncClient], Awaitable[T]]) -> T:
+    """``call`` with an HTTP client for the server at ``server``."""
+
+    async def work() -> T:
+        async with api.server_client(server, 10) as http:
+            return await call(http)
+
+    return run(work())
+
+
+def guest(server: Server, name: str) -> httpx.Client:
+    """An HTTP client logged in as a new guest (every request carries its session cookie)."""
+    cookie = http_call(server.url, lambda http: api.guest(http, name))
+    return httpx.Client(base_url=server.url, timeout=10, headers={"Cookie": cookie})
 
 
 def create_table(client: httpx.Client, **config: Any) -> dict[str, Any]:
-    response = client.post("/api/tables", json={"bot_delay": 0, "pause": 0, **config})
-    response.raise_for_status()
-    return response.json()  # type: ignore[no-any-return]
+    """A new table (no bot delay, no pause unless said) created by the guest of ``client``."""
+    config = {"bot_delay": 0, "pause": 0, **config}
+    cookie = client.headers["Cookie"]
+    url = str(client.base_url).rstrip("/")
+    return http_call(url, lambda http: api.create_table(http, cookie, config))
 
 
 class Player:
-    """One WebSocket connection speaking the protocol, keeping what it has seen."""
+    """One table connection, synchronous (the async :class:`TableClient` on the clients' loop),
+    keeping what it has seen."""
 
-    ids = itertools.count(1)
-
-    def __init__(self, server: LiveServer, table: str, http: httpx.Client | None = None) -> None:
-        cookie = "; ".join(f"{k}={v}" for k, v in http.cookies.items()) if http else ""
-        headers = {"Cookie": cookie} if cookie else {}
-        self.ws: ClientConnection = connect(server.ws_url(table), additional_headers=headers)
-        self.ws.__enter__()
-        self.seq = 0
-        self.seat: int | None = None
-        self.token: str | None = None
+    def __init__(self, server: Server, table: str, http: httpx.Client | None = None) -> None:
+        cookie = http.headers.get("Cookie", "") if http else ""
+        self.client = TableClient(server.url, table, cookie, listen=self.keep)
+        run(self.client.open())
         self.view: dict[str, Any] | None = None
         self.table: dict[str, Any] | None = None
         self.events: list[dict[str, Any]] = []
         self.inbox: list[dict[str, Any]] = []
-        #: Every message received, as sent.
+        #: Every message received, as JSON text.
         self.raw: list[str] = []
 
-    def send(self, t: str, d: Any, v: int | None = None) -> None:
-        self.ws.send(json.dumps({"t": t, "v": v, "d": d}))
+    @property
+    def seq(self) -> int:
+        return self.client.seq
 
-    def recv(self, timeout: float = 10) -> dict[str, Any]:
-        text = self.ws.recv(timeout)
-        self.raw.append(str(text))
-        msg: dict[str, Any] = json.loads(text)
-        data = msg.get("d") or {}
+    @seq.setter
+    def seq(self, value: int) -> None:
+        self.client.seq = value
+
+    @property
+    def seat(self) -> int | None:
+        return self.client.seat
+
+    @seat.setter
+    def seat(self, value: int | None) -> None:
+        self.client.seat = value
+
+    @property
+    def token(self) -> str | None:
+        return self.client.token
+
+    def keep(self, msg: dict[str, Any]) -> None:
+        """Note a received message (on the clients' loop, while the test waits for it)."""
+        self.raw.append(json.dumps(msg, ensure_ascii=False))
+        data = msg["d"]
         if msg["t"] == "event":
-            assert msg["v"] == self.seq + 1, f"gap: had {self.seq}, got {msg['v']}"
-            self.seq = msg["v"]
             self.events.append(data)
             if "view" in data:
                 self.view = data["view"]
@@ -133,30 +185,34 @@ class Player:
                 self.table = data["table"]
         elif msg["t"] in ("snapshot", "welcome"):
             self.table = data["table"]
-            self.seat = data["seat"]
-            if msg["t"] == "snapshot":  # a welcome's number is news; a snapshot's is state
-                self.seq = msg["v"]
+            if msg["t"] == "snapshot":
                 self.view = data["view"]
-        return msg
+
+    def send(self, t: str, d: Any, v: int | None = None) -> None:
+        run(self.client.send_message(t, d, v))
+
+    def send_raw(self, text: str | bytes) -> None:
+        """Send ``text`` as it is, protocol or not."""
+        run(self.client.socket.send(text))
+
+    def recv(self, timeout: float = 10) -> dict[str, Any]:
+        """The next message (the client checks its envelope and that no event is missing)."""
+        return run(self.client.recv(timeout), timeout + 10)
 
     def hello(self, token: str | None = None, since: int | None = None) -> dict[str, Any]:
-        self.send("hello", {"token": token, "since": since})
+        run(self.client.hello(token, since))
         welcome = self.recv()
         assert welcome["t"] == "welcome", welcome
         return welcome
 
     def command(self, op: str, **fields: Any) -> dict[str, Any]:
         """Send a command; the ack or error answering it (events before it are kept)."""
-        command_id = f"c{next(self.ids)}"
-        self.send("cmd", {"id": command_id, "op": op, **fields}, v=self.seq)
-        return self.answer(command_id)
+        return self.answer(run(self.client.send(op, **fields)))
 
     def answer(self, command_id: str, timeout: float = 10) -> dict[str, Any]:
         while True:
             msg = self.recv(timeout)
             if msg["t"] in ("ack", "error") and msg["d"].get("id") == command_id:
-                if msg["t"] == "ack" and msg["d"].get("token"):
-                    self.token, self.seat = msg["d"]["token"], msg["d"]["seat"]
                 return msg
             if msg["t"] not in ("event", "snapshot"):
                 self.inbox.append(msg)
@@ -179,7 +235,7 @@ class Player:
         return bool(view and view["turn"] == self.seat and view["legal"])
 
     def close(self) -> None:
-        self.ws.close()
+        run(self.client.close())
 
 
 class Postgres:

@@ -1,71 +1,17 @@
-"""Hypothesis strategies for cards, hands and plays, and reference rules.
-
-The reference functions restate docs/rules.md literally (R3, R4, R5.1, R5.2, R6.7, R6.8) without
-the engine's beating or move generation, so tests can compare the engine against them.
-"""
+"""Hypothesis strategies for cards, hands and plays, and every play four decks allow."""
 
 from __future__ import annotations
 
-import dataclasses
-import itertools
-from collections import Counter
 from collections.abc import Sequence
 
 from hypothesis import strategies as st
 
-from baohuang import Card, Play, Rules
-from baohuang.engine.cards import (
-    BIG_JOKER,
-    CARDS,
-    NUM_SUITED_RANKS,
-    SMALL_JOKER,
-    TWO,
-    deck,
-    rank_index,
-)
-
-CLASSIC = Rules.preset("classic")
-ROAST = Rules.preset("classic", roast=True)
-HOLD_SIXES = Rules.preset("classic", hold_sixes=True)
-ROAST_HOLD_SIXES = Rules.preset("classic", roast=True, hold_sixes=True)
-ALL_RULES = (CLASSIC, ROAST, HOLD_SIXES, ROAST_HOLD_SIXES)
-
-
-def variant(**options: bool) -> Rules:
-    """`classic` with beating and holding options set, ``qq_jokers`` too (not a user option).
-
-    Not validated: move generation takes any combination, even hold_sixes with hold_threes,
-    which a game refuses (rules.py).
-    """
-    return dataclasses.replace(CLASSIC, **options)
-
-
-TWOS_WILD = variant(twos_wild=True)
-QQ_JOKERS = variant(qq_jokers=True)
-#: The R5.2 beating of the `qq` preset (with 3s in the pack, so hold_threes may join).
-QQ = variant(qq_jokers=True, twos_wild=True)
-HOLD_THREES = variant(hold_threes=True)
-#: Every combination of the options that change beating or legal plays: the joker rule (R4,
-#: R5.1 roast or the R5.2 QQ rule) × twos_wild × hold_sixes × hold_threes.
-OPTION_RULES = tuple(
-    variant(roast=roast, qq_jokers=qq, twos_wild=twos, hold_sixes=sixes, hold_threes=threes)
-    for (roast, qq), twos, sixes, threes in itertools.product(
-        [(False, False), (True, False), (False, True)], *[[False, True]] * 3
-    )
-)
-
-
-def rules_id(rules: Rules) -> str:
-    """A short test id naming the options that differ from `classic`."""
-    changed = [f"{k}={v}" for k, v in rules.to_dict().items() if v != getattr(CLASSIC, k)]
-    return ",".join(changed) or "classic"
-
+from baohuang import Card, Play
+from baohuang.engine.cards import BIG_JOKER, CARDS, NUM_SUITED_RANKS, TWO, deck
 
 #: R2: the 216-card pack of four decks (no marked jokers in `classic`).
 PACK: list[Card] = deck()
 
-SIX = rank_index("6")
-THREE = rank_index("3")
 #: Most copies of one rank in four decks, and of each joker.
 MAX_COUNT = 16
 MAX_JOKERS = 4
@@ -156,95 +102,3 @@ def hands(
 def cards_lists() -> st.SearchStrategy[list[Card]]:
     """Lists of cards of every kind (marked jokers included), repeats allowed."""
     return st.lists(st.sampled_from(CARDS), max_size=30)
-
-
-def set_cards(play: Play) -> int:
-    """The cards of the play's set: its natural cards and the 2s filling it (R5.2)."""
-    return play.count + play.twos
-
-
-def powers(play: Play) -> list[int]:
-    """R2: the play's card powers (rank index; B 13, R 14), high to low.
-
-    R5.2: a filling 2 counts as the set's rank.
-    """
-    cards = [BIG_JOKER] * play.big + [SMALL_JOKER] * play.small + [play.rank] * set_cards(play)
-    return sorted(cards, reverse=True)
-
-
-def literal_beats_r4(response: Play, current: Play) -> bool:
-    """R4 as written: same size, and position by position strictly higher."""
-    mine, theirs = powers(response), powers(current)
-    return len(mine) == len(theirs) and all(a > b for a, b in zip(mine, theirs, strict=True))
-
-
-def joker_power(play: Play) -> int:
-    """R5.1: B counts 1, R counts 2."""
-    return play.small + 2 * play.big
-
-
-def literal_beats_roast(response: Play, current: Play) -> bool:
-    """R5.1 烤牌 as written (the extra wins only; R4 wins are separate)."""
-    if not current.jokers or joker_power(response) <= joker_power(current):
-        return False
-    if set_cards(current) == 0:
-        return set_cards(response) == 0
-    return set_cards(response) == set_cards(current) and response.rank > current.rank
-
-
-def literal_beats_qq(response: Play, current: Play) -> bool:
-    """R5.2 QQ rule as written: the same number of cards; at least 2b + s big jokers against b
-    R and s B (small jokers of the response do not count), and nothing against two or more R;
-    and, when both plays have non-joker cards, a strictly higher rank (a pure-joker response
-    counts as higher, [decision] in plays.py)."""
-    if len(powers(response)) != len(powers(current)) or current.big >= 2:
-        return False
-    if response.big < 2 * current.big + current.small:
-        return False
-    return not (set_cards(response) and set_cards(current)) or response.rank > current.rank
-
-
-def reference_beats(response: Play, current: Play, rules: Rules) -> bool:
-    """R4, plus R5.1 with ``roast``; the R5.2 QQ rule instead with ``qq_jokers``. A response
-    with filler 2s needs ``twos_wild`` (R3)."""
-    if response.twos and not rules.twos_wild:
-        return False
-    if rules.qq_jokers:
-        return literal_beats_qq(response, current)
-    return literal_beats_r4(response, current) or (
-        rules.roast and literal_beats_roast(response, current)
-    )
-
-
-def held(rank: int, rules: Rules) -> bool:
-    """R6.7 憋6 / R6.8 清3: a play with a set of this rank must empty the hand."""
-    return (rules.hold_sixes and rank == SIX) or (rules.hold_threes and rank == THREE)
-
-
-def brute_force_plays(hand: Sequence[Card], current: Play | None, rules: Rules) -> set[Play]:
-    """R3/R4/R5/R6.7/R6.8 by enumeration: every sub-multiset of the hand's ranks that is a play.
-
-    A set is one rank (or none) with 1..all of its cards; with ``twos_wild``, a set of another
-    rank than 2 may also take 1..all of the hand's 2s as fillers.
-    """
-    counts = Counter(card.rank for card in hand)
-    fillers = counts[TWO] if rules.twos_wild else 0
-    sets = [(-1, 0, 0)] + [
-        (rank, k, twos)
-        for rank in range(NUM_SUITED_RANKS)
-        for k in range(1, counts[rank] + 1)
-        for twos in range(fillers + 1 if rank != TWO else 1)
-    ]
-    found: set[Play] = set()
-    for rank, k, twos in sets:
-        for small in range(counts[SMALL_JOKER] + 1):
-            for big in range(counts[BIG_JOKER] + 1):
-                if k + small + big == 0:
-                    continue
-                play = Play.of(rank, k, small, big, twos)
-                if current is not None and not reference_beats(play, current, rules):
-                    continue
-                if held(rank, rules) and play.size != len(hand):
-                    continue  # R6.7 憋6, R6.8 清3
-                found.add(play)
-    return found

@@ -9,6 +9,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -76,6 +77,7 @@ def cut(stored: dict[str, list[dict[str, Any]]], events: int) -> Any:
     return work
 
 
+@pytest.mark.slow
 def test_atomicity_recovery_from_every_prefix_of_the_log(tmp_path: Path) -> None:
     """Between two moves of a game, the recovered game resumes (two more moves are made);
     around every other event (start, game over, match over, leave, sit, ready …), the

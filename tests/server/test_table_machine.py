@@ -19,6 +19,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -226,4 +227,4 @@ TableMachine.TestCase.settings = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
-test_table_actor_state_machine = TableMachine.TestCase
+test_table_actor_state_machine = pytest.mark.slow(TableMachine.TestCase)

@@ -36,6 +36,7 @@ from ..engine.game import new_game
 from ..engine.match import game_seed
 from ..engine.rules import Rules
 from ..engine.state import SEATS
+from ..engine.views import View
 from .base import Bot, make_bot, play_out
 
 ROLES = ("emperor", "guard", "rebel", "solo")
@@ -64,7 +65,7 @@ class TimedBot:
         self.bot = bot
         self.times = times
 
-    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def choose(self, view: View, legal: list[Action]) -> Action:
         start = time.perf_counter()
         action = self.bot.choose(view, legal)
         self.times.append(time.perf_counter() - start)

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 from ..engine.actions import ACCEPT, PASS, Action, Call, Tribute
 from ..engine.game import Game
 from ..engine.plays import Play
 from ..engine.rules import Rules
 from ..engine.scoring import GameResult
+from ..engine.views import View
 from .heuristic import HeuristicBot
 from .search import SearchBot
 
@@ -23,7 +24,7 @@ from .search import SearchBot
 class Bot(Protocol):
     """Anything that picks one of the legal actions from a seat's view."""
 
-    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action: ...
+    def choose(self, view: View, legal: list[Action]) -> Action: ...
 
 
 class RandomBot:
@@ -32,7 +33,7 @@ class RandomBot:
     def __init__(self, seed: int | str = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def choose(self, view: View, legal: list[Action]) -> Action:
         return self.rng.choice(legal)
 
 
@@ -53,7 +54,7 @@ class AutoBot:
     - Following: pass.
     """
 
-    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def choose(self, view: View, legal: list[Action]) -> Action:
         if PASS in legal:
             return PASS
         if ACCEPT in legal:

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
 
 from ..engine.cards import (
     BIG_JOKER,
@@ -26,6 +25,7 @@ from ..engine.cards import (
 from ..engine.movegen import following_plays
 from ..engine.plays import SIX, THREE, Play
 from ..engine.rules import Rules
+from ..engine.views import View
 
 #: Card notation -> rank index (marked jokers count as plain ones).
 CARD_RANK: dict[str, int] = {text: CARDS[i].rank for i, text in enumerate(CARD_TEXT)}
@@ -48,9 +48,9 @@ def pack_counts(rules: Rules) -> tuple[int, ...]:
     return tuple(counts)
 
 
-def unseen_counts(view: dict[str, Any], mine: Sequence[int], rules: Rules) -> list[int]:
+def unseen_counts(view: View, mine: Sequence[int], rules: Rules) -> list[int]:
     """记牌器: rank counts of the cards in the other hands (the pack less played and own)."""
-    played = view["played"]
+    played = view.played
     pack = pack_counts(rules)
     return [max(0, pack[r] - played.get(RANK_SYMBOLS[r], 0) - mine[r]) for r in range(NUM_RANKS)]
 

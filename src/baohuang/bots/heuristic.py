@@ -13,10 +13,11 @@ Playing (R6):
 - **记牌器**: the unseen cards are the pack less the cards played and held
   (:class:`~baohuang.bots.handsplit.CardCounter`); they decide which plays are winners.
 - **Who is the guard**: until it is revealed (R8.8, R9.4, R9.5), every other seat that may be
-  the guard is weighted: overtaking the emperor makes it less likely, passing on the emperor
-  more; a seat that went out unrevealed was not it. Partners are never overtaken, a likely one
-  only with a whole set. The guard stays hidden in play (the engine plays the called card
-  last); revealing it when playing the called rank measured no better.
+  the guard is weighted (:mod:`~baohuang.bots.suspicion`): overtaking the emperor makes it less
+  likely, passing on the emperor more; a seat that went out unrevealed was not it. Partners are
+  never overtaken, a likely one only with a whole set. The guard stays hidden in play (the
+  engine plays the called card last); revealing it when playing the called rank measured no
+  better.
 
 Roles (R8, R9, R11) by hand strength (:func:`strength`: the place points a hand is worth above
 an average one, fitted on games between heuristic bots). The thresholds (class attributes)
@@ -34,8 +35,9 @@ doing it at 4, 8 or 16 cards, or always. The rules are in ``docs/rules.md``.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from ..engine.actions import (
     ACCEPT,
@@ -55,6 +57,7 @@ from ..engine.cards import BIG_JOKER, SMALL_JOKER, TWO
 from ..engine.plays import Play
 from ..engine.rules import Rules
 from ..engine.state import SEATS
+from ..engine.views import TrickEntry, View
 from .handsplit import (
     CARD_RANK,
     CardCounter,
@@ -65,6 +68,7 @@ from .handsplit import (
     strength_features,
     unseen_counts,
 )
+from .suspicion import OVERTAKE_EMPEROR, PASS_ON_EMPEROR, guard_odds, partners
 
 #: Linear weights of :func:`~baohuang.bots.handsplit.strength_features`: the place points (R10:
 #: +4 … −4) a hand is worth above an average one, fitted on games between heuristic bots.
@@ -84,7 +88,7 @@ class Memory:
     seq: int = -1
     #: Per seat, a weight for being the (unrevealed) guard.
     suspect: list[float] | None = None
-    trick: list[tuple[int, str]] | None = None
+    trick: tuple[TrickEntry, ...] = ()
 
 
 class HeuristicBot:
@@ -115,38 +119,38 @@ class HeuristicBot:
 
     # ------------------------------------------------------------------ interface
 
-    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def choose(self, view: View, legal: list[Action]) -> Action:
         self._observe(view)
         if len(legal) == 1:
             return legal[0]
-        counts = rank_counts_of(view["hand"])
-        if view["phase"] == "play":
+        counts = rank_counts_of(view.hand or ())
+        if view.phase == "play":
             return self._play(view, legal, counts)
-        if view["poll"]:
-            return self._answer(view, legal, counts)
-        if view["phase"] == "candidate":
-            return self._candidate(view, legal, counts)
-        if view["phase"] == "call":
+        if view.poll:
+            return self._answer(legal, counts)
+        if view.phase == "candidate":
+            return self._candidate(view, legal)
+        if view.phase == "call":
             return self._call(view, legal, counts)
         return legal[0]  # R12 tribute: the copies offered are equal
 
     # ------------------------------------------------------------------ roles (R8, R9, R11)
 
-    def _candidate(self, view: dict[str, Any], legal: list[Action], counts: list[int]) -> Action:
+    def _candidate(self, view: View, legal: list[Action]) -> Action:
         """登基 with a good hand (the pile added), else decline; R9.3 double holder: 独保,
         登基 (暗独) or hand R* on (a yield, weihai's 转让) by strength."""
-        with_pile = rank_counts_of([*view["hand"], *view["pile"]])
-        power = strength(with_pile, self.rules)
+        hand = view.hand or ()
+        power = strength(rank_counts_of([*hand, *view.pile]), self.rules)
         if SOLO in legal and power >= self.open_solo_at:
             return SOLO
-        if "B*" in view["hand"]:  # 登基 holding both is a dark solo
+        if "B*" in hand:  # 登基 holding both is a dark solo
             hand_on = next((a for a in (TRANSFER, DECLINE) if a in legal), ACCEPT)
             return ACCEPT if power >= self.dark_solo_at else hand_on
         if ACCEPT in legal and (power >= self.accept_at or DECLINE not in legal):
             return ACCEPT
         return DECLINE if DECLINE in legal else legal[0]
 
-    def _call(self, view: dict[str, Any], legal: list[Action], counts: list[int]) -> Action:
+    def _call(self, view: View, legal: list[Action], counts: list[int]) -> Action:
         """R8.7, R11.3: 明独 only overwhelming, 暗独 (all four held) strong, else the triple of
         the lowest rank (its holder's fourth copy goes early and shows the guard)."""
         power = strength(counts, self.rules)
@@ -158,14 +162,14 @@ class HeuristicBot:
         calls = [a for a in legal if isinstance(a, Call)]
         if not calls:
             return legal[0]
-        copies = Counter(view["hand"])
+        copies = Counter(view.hand)
         dark = power >= self.dark_solo_at
         return min(
             calls,
             key=lambda a: ((copies[str(a.card)] >= 4) != dark, CARD_RANK[str(a.card)]),
         )
 
-    def _answer(self, view: dict[str, Any], legal: list[Action], counts: list[int]) -> Action:
+    def _answer(self, legal: list[Action], counts: list[int]) -> Action:
         """Polls: 明独 (R9.2) and 抢独 (R11.4) overwhelming, 造反 (R9.5) strong, 明保 (R9.4,
         R8.10) unless weak, 踢 (R9.6) when the own side is strong."""
         power = strength(counts, self.rules)
@@ -183,87 +187,85 @@ class HeuristicBot:
 
     # ------------------------------------------------------------------ memory (guard)
 
-    def _observe(self, view: dict[str, Any]) -> None:
+    def _observe(self, view: View) -> None:
         """Update the guard suspicion from the plays seen since the last view."""
         memory = self.memory
-        if view["seq"] < memory.seq or view["deal"] != memory.deal:
-            self.memory = memory = Memory(deal=view["deal"])
-        memory.seq = view["seq"]
-        if view["phase"] != "play":
+        if view.seq < memory.seq or view.deal != memory.deal:
+            self.memory = memory = Memory(deal=view.deal)
+        memory.seq = view.seq
+        if view.phase != "play":
             return
         if memory.suspect is None:
             memory.suspect = [1.0] * SEATS
-        trick = [(e["seat"], e["action"]) for e in view["trick"]]
-        seen = memory.trick or []
+        trick, seen = view.trick, memory.trick
         fresh = trick[len(seen) :] if trick[: len(seen)] == seen else trick
         start = len(trick) - len(fresh)
-        winner = next((s for s, a in reversed(trick[:start]) if a != "pass"), None)
-        emperor = view["emperor"]
-        for seat, action in fresh:
-            if seat != emperor and winner == emperor:
-                memory.suspect[seat] *= 1.25 if action == "pass" else 0.35
-            if action != "pass":
-                winner = seat
+        winner = next((e.seat for e in reversed(trick[:start]) if e.action != "pass"), None)
+        emperor = view.emperor
+        for entry in fresh:
+            passed = entry.action == "pass"
+            if entry.seat != emperor and winner == emperor:
+                memory.suspect[entry.seat] *= PASS_ON_EMPEROR if passed else OVERTAKE_EMPEROR
+            if not passed:
+                winner = entry.seat
         memory.trick = trick
 
-    def _guard_odds(self, view: dict[str, Any]) -> list[float]:
-        """Per seat, the chance of being the unrevealed guard as ``view``'s seat sees it."""
-        me, emperor = view["seat"], view["emperor"]
-        suspect = self.memory.suspect or [1.0] * SEATS
-        weights = [
-            0.0
-            if seat in (me, emperor) or (seat in view["places"] and view["counts"][seat] == 0)
-            else suspect[seat]
-            for seat in range(SEATS)
-        ]
-        total = sum(weights) or 1.0
-        return [w / total for w in weights]
+    def _partners(self, view: View) -> list[float]:
+        """Per seat, the chance of being on this seat's side (:func:`partners`)."""
+        me, emperor, guard = view.seat, view.emperor, view.guard
+        assert me is not None and emperor is not None, "a seat's view in the play phase"
+        alone = view.solo == "open" or (view.role == "emperor" and view.solo == "dark")
+        if view.role == "guard":
+            guard = me
+        return partners(
+            me,
+            emperor,
+            guard,
+            known=alone or guard is not None,
+            suspect=self._suspicion(),
+            sizes=view.counts,
+        )
 
-    def _partners(self, view: dict[str, Any]) -> list[float]:
-        """Per seat, the chance of being on this seat's side."""
-        me, emperor, guard = view["seat"], view["emperor"], view["guard"]
-        role, solo = view["role"], view["solo"]
-        if solo == "open" or (role == "emperor" and solo == "dark"):
-            return [float(s == me or (role != "emperor" and s != emperor)) for s in range(SEATS)]
-        if role == "guard":
-            return [float(s in (me, emperor)) for s in range(SEATS)]
-        if guard is not None:
-            team = {emperor, guard}
-            return [float((s in team) == (me in team)) for s in range(SEATS)]
-        odds = self._guard_odds(view)
-        if role == "emperor":
-            return [1.0 if s == me else odds[s] for s in range(SEATS)]
-        return [1.0 if s == me else 0.0 if s == emperor else 1.0 - odds[s] for s in range(SEATS)]
+    def _suspicion(self) -> list[float]:
+        """Per seat, the weight for being the unrevealed guard (1 each before any play)."""
+        return self.memory.suspect or [1.0] * SEATS
+
+    def _guard_odds(self, view: View) -> list[float]:
+        """Per seat, the chance of being the unrevealed guard as ``view``'s seat sees it."""
+        assert view.seat is not None and view.emperor is not None
+        return guard_odds(view.seat, view.emperor, self._suspicion(), view.counts)
 
     # ------------------------------------------------------------------ play (R6)
 
-    def _play(self, view: dict[str, Any], legal: list[Action], counts: list[int]) -> Action:
+    def _play(self, view: View, legal: list[Action], counts: list[int]) -> Action:
         plays = [a for a in legal if isinstance(a, Play)]
         size = sum(counts)
         out = [p for p in plays if p.size == size]
         if out:
             return out[0]
-        me, sizes = view["seat"], view["counts"]
+        me, sizes = view.seat, view.counts
+        assert me is not None
         others = [sizes[s] for s in range(SEATS) if s != me]
         counter = CardCounter(unseen_counts(view, counts, self.rules), max(others), self.rules)
         partners = self._partners(view)
-        if view["lead"] is None:
-            return self._lead(view, plays, counts, counter, partners)
-        return self._follow(view, plays, counts, counter, partners)
+        if view.lead is None:
+            return self._lead(plays, counts, counter, partners, me, sizes)
+        return self._follow(plays, counts, counter, partners, view.lead.seat, sizes)
 
     def _lead(
         self,
-        view: dict[str, Any],
         plays: list[Play],
         counts: list[int],
         counter: CardCounter,
         partners: list[float],
+        me: int,
+        sizes: Sequence[int],
     ) -> Action:
+        """The lead of seat ``me`` (cards held per seat: ``sizes``)."""
         legal = set(plays)
         finish = finishing_lead(counts, counter, self.held)
         if finish is not None and finish in legal:
             return finish
-        sizes, me = view["counts"], view["seat"]
         threats = {
             sizes[s]
             for s in range(SEATS)
@@ -277,13 +279,14 @@ class HeuristicBot:
 
     def _follow(
         self,
-        view: dict[str, Any],
         plays: list[Play],
         counts: list[int],
         counter: CardCounter,
         partners: list[float],
+        winner: int,
+        sizes: Sequence[int],
     ) -> Action:
-        winner = view["lead"]["seat"]
+        """The answer to seat ``winner``'s play (cards held per seat: ``sizes``)."""
         ally = partners[winner]
         if ally >= self.partner or not plays:
             return PASS
@@ -302,14 +305,9 @@ class HeuristicBot:
         parts = [p for p in plays if not is_control(p)]
         if parts:
             return min(parts, key=lambda p: (p.rank, p.size))
-        if self._pressing(view, winner):
+        if 0 < sizes[winner] <= self.urgent:  # close enough to going out to spend control on
             return min(plays, key=lambda p: (p.big, p.small, p.twos, p.rank))
         return PASS
-
-    def _pressing(self, view: dict[str, Any], winner: int) -> bool:
-        """Whether the opponent ``winner`` is close enough to going out to spend control on."""
-        left: int = view["counts"][winner]
-        return 0 < left <= self.urgent
 
     def _finishes_after(self, counts: list[int], play: Play, counter: CardCounter) -> bool:
         """Whether the hand left after ``play`` goes out by :func:`finishing_lead`, or is one

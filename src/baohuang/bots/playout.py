@@ -1,13 +1,14 @@
 """Playouts for the ``search`` bot: a rank-count simulator of the play phase (R6) and the
 heuristic bot's own play policy on it.
 
-:class:`Table` holds one determinization: every hand as rank counts, the round in progress,
+:class:`Position` holds one determinization: every hand as rank counts, the round in progress,
 the places, and what each seat believes about the sides (R14): the emperor is public, the guard
 knows itself, the others weigh the seats that may be the guard as
-:class:`~baohuang.bots.heuristic.HeuristicBot` does (its suspicion, updated from the plays), until
-the guard reveals itself by playing its last copy of the revealing rank (the engine plays the
-called card last, R8.8; B*, R9.4). :class:`Policy` plays a seat of a table exactly as the
-heuristic bot would play it from that seat's view, so a playout predicts heuristic opponents.
+:class:`~baohuang.bots.heuristic.HeuristicBot` does (:mod:`~baohuang.bots.suspicion`, updated
+from the plays), until the guard reveals itself by playing its last copy of the revealing rank
+(the engine plays the called card last, R8.8; B*, R9.4). :class:`Policy` plays a seat of a
+position exactly as the heuristic bot would play it from that seat's view, so a playout
+predicts heuristic opponents.
 Suits are ignored.
 """
 
@@ -18,19 +19,16 @@ from dataclasses import dataclass, field
 from ..engine.cards import BIG_JOKER, SMALL_JOKER, TWO
 from ..engine.movegen import plays_for
 from ..engine.plays import Play
+from ..engine.rounds import game_over, going_out, next_holder, next_leader, round_over
 from ..engine.rules import Rules
 from ..engine.state import SEATS
 from .handsplit import CardCounter
 from .heuristic import HeuristicBot
-
-#: The heuristic's suspicion factors (:meth:`HeuristicBot._observe`): a non-emperor seat that
-#: passes on the emperor's play looks more like the guard, one that overtakes it less.
-PASS_ON_EMPEROR = 1.25
-OVERTAKE_EMPEROR = 0.35
+from .suspicion import OVERTAKE_EMPEROR, PASS_ON_EMPEROR, partners
 
 
 @dataclass(slots=True)
-class Table:
+class Position:
     """A play-phase position on rank counts (R6) with the seats' beliefs about the sides."""
 
     hands: list[list[int]]
@@ -63,15 +61,7 @@ class Table:
     @property
     def over(self) -> bool:
         """R6.6: the game ends when one seat alone holds cards (every place is known)."""
-        return len(self.places) == SEATS
-
-    def _next_active(self, seat: int) -> int:
-        """The next seat in play order that still holds cards."""
-        for i in range(1, SEATS + 1):
-            nxt = (seat + i) % SEATS
-            if self.sizes[nxt]:
-                return nxt
-        raise AssertionError("no seat holds cards")
+        return game_over(self.places)
 
     def step(self, play: Play | None) -> None:
         """The seat to act plays ``play``, or passes (``None``)."""
@@ -98,43 +88,28 @@ class Table:
             self.known = True
         self.lead, self.last, self.passes = play, seat, 0
         if not self.sizes[seat]:  # R6.4: out
-            self.places.append(seat)
-            if len(self.places) == SEATS - 1:
-                self.places.append(next(s for s in range(SEATS) if s not in self.places))
+            self.places.extend(going_out(self.places, seat))
+            if game_over(self.places):
                 return
-        self.turn = self._next_active(seat)
+        self.turn = next_holder(self.sizes, seat)
 
     def _pass(self) -> None:
-        """R6.3: the round ends when every other holder passed; R6.5 接风 after going out."""
+        """A pass: the next holder acts (R6.2), or the round ends (R6.3, R6.5 接风)."""
         self.passes += 1
-        holding = SEATS - len(self.places)
-        last_holds = bool(self.sizes[self.last])
-        if self.passes < holding - last_holds:
-            self.turn = self._next_active(self.turn)
-            return
-        self.turn = self.last if last_holds else self._next_active(self.last)
-        self.lead, self.passes = None, 0
+        sizes, last = self.sizes, self.last
+        if round_over(sizes, last, self.passes, self.places):
+            self.turn = next_leader(sizes, last)
+            self.lead, self.passes = None, 0
+        else:
+            self.turn = next_holder(sizes, self.turn)
 
     def partners(self, me: int) -> list[float]:
         """Per seat, the chance of being on ``me``'s side as ``me`` sees it (the heuristic's
-        ``_partners``)."""
+        :func:`~baohuang.bots.suspicion.partners`): the emperor knows whether it plays alone,
+        the guard knows itself."""
         emperor, guard = self.emperor, self.guard
-        if me == emperor and guard is None:
-            return [float(s == me) for s in range(SEATS)]
-        if me == guard or self.known:
-            team = (emperor, guard)
-            return [float((s in team) == (me in team)) for s in range(SEATS)]
-        weights = [
-            0.0 if s in (me, emperor) or not self.sizes[s] else self.suspect[s]
-            for s in range(SEATS)
-        ]
-        total = sum(weights) or 1.0
-        if me == emperor:
-            return [1.0 if s == me else w / total for s, w in enumerate(weights)]
-        return [
-            1.0 if s == me else 0.0 if s == emperor else 1.0 - w / total
-            for s, w in enumerate(weights)
-        ]
+        known = self.known or me == guard or (me == emperor and guard is None)
+        return partners(me, emperor, guard, known=known, suspect=self.suspect, sizes=self.sizes)
 
 
 class R4Counter(CardCounter):
@@ -158,39 +133,38 @@ def plain_r4(rules: Rules) -> bool:
 
 
 class Policy(HeuristicBot):
-    """The heuristic bot's play (R6) for the seat to act on a :class:`Table`."""
+    """The heuristic bot's play (R6) for the seat to act on a :class:`Position`."""
 
     def __init__(self, rules: Rules) -> None:
         super().__init__(rules)
         self.plain = plain_r4(rules)
 
-    def act(self, table: Table) -> Play | None:
-        """The play the heuristic bot would make at ``table`` (``None``: pass)."""
-        seat = table.turn
-        counts = table.hands[seat]
-        plays = plays_for(counts, table.lead, self.rules)
-        size = table.sizes[seat]
+    def act(self, position: Position) -> Play | None:
+        """The play the heuristic bot would make at ``position`` (``None``: pass)."""
+        seat, sizes = position.turn, position.sizes
+        counts = position.hands[seat]
+        plays = plays_for(counts, position.lead, self.rules)
+        size = sizes[seat]
         for play in plays:
             if play.size == size:
                 return play
         if not plays:
             return None
-        pool = table.pool
+        pool = position.pool
         unseen = [pool[r] - counts[r] for r in range(len(counts))]
-        cap = max(n for s, n in enumerate(table.sizes) if s != seat)
+        cap = max(n for s, n in enumerate(sizes) if s != seat)
         counter = (R4Counter if self.plain else CardCounter)(unseen, cap, self.rules)
-        partners = table.partners(seat)
-        view = {"seat": seat, "counts": table.sizes, "lead": {"seat": table.last}}
-        if table.lead is None:
-            action = self._lead(view, plays, counts, counter, partners)
+        partners = position.partners(seat)
+        if position.lead is None:
+            action = self._lead(plays, counts, counter, partners, seat, sizes)
         else:
-            action = self._follow(view, plays, counts, counter, partners)
+            action = self._follow(plays, counts, counter, partners, position.last, sizes)
         return action if isinstance(action, Play) else None
 
-    def playout(self, table: Table) -> list[int]:
-        """Play ``table`` by :meth:`act` until the emperor's side is out; the places (R6.4), the
-        seats still holding cards after them in any order (R10 needs no more)."""
-        side = [s for s in (table.emperor, table.guard) if s is not None]
-        while not all(s in table.places for s in side):
-            table.step(self.act(table))
-        return [*table.places, *(s for s in range(SEATS) if s not in table.places)]
+    def playout(self, position: Position) -> list[int]:
+        """Play ``position`` by :meth:`act` until the emperor's side is out; the places (R6.4),
+        the seats still holding cards after them in any order (R10 needs no more)."""
+        side = [s for s in (position.emperor, position.guard) if s is not None]
+        while not all(s in position.places for s in side):
+            position.step(self.act(position))
+        return [*position.places, *(s for s in range(SEATS) if s not in position.places)]

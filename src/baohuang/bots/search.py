@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any
 
 from ..engine.actions import PASS, Action
 from ..engine.cards import SMALL_JOKER
@@ -37,45 +36,47 @@ from ..engine.plays import Play
 from ..engine.rules import Rules
 from ..engine.scoring import score
 from ..engine.state import SEATS
+from ..engine.views import View
 from .handsplit import CARD_RANK, is_control, rank_counts_of, unseen_counts
 from .heuristic import HeuristicBot
-from .playout import Policy, Table
+from .playout import Policy, Position
 
 
-def guard_odds(view: dict[str, Any], odds: list[float]) -> list[tuple[int | None, float]]:
+def guard_odds(view: View, odds: list[float]) -> list[tuple[int | None, float]]:
     """The seats that may be the guard as the view's seat knows it (``None``: no guard), with
     their weights; ``odds`` are the heuristic's, used while the guard is unknown."""
-    if view["solo"] is not None:
+    if view.solo is not None:
         return [(None, 1.0)]
-    if view["guard"] is not None:
-        return [(view["guard"], 1.0)]
+    if view.guard is not None:
+        return [(view.guard, 1.0)]
     seats: list[tuple[int | None, float]] = [
-        (s, odds[s]) for s in range(SEATS) if odds[s] > 0 and view["counts"][s]
+        (s, odds[s]) for s in range(SEATS) if odds[s] > 0 and view.counts[s]
     ]
     return seats or [(None, 1.0)]
 
 
-def reveal_rank(view: dict[str, Any], rules: Rules) -> int | None:
-    """The rank of the card an unrevealed guard still holds: the called card (R8.8, R11) or
-    B* (R9.4)."""
-    if view["called"]:
-        return CARD_RANK[view["called"]]
+def reveal_rank(called: str | None, rules: Rules) -> int | None:
+    """The rank of the card an unrevealed guard still holds: the ``called`` card (R8.8, R11)
+    or B* (R9.4)."""
+    if called:
+        return CARD_RANK[called]
     return SMALL_JOKER if "B" in rules.marked else None
 
 
 def sample_hands(
-    view: dict[str, Any], rules: Rules, guard: int | None, rng: random.Random
+    view: View, rules: Rules, guard: int | None, rng: random.Random
 ) -> list[list[int]]:
     """Rank counts for every seat: the own hand, the unseen cards dealt at random to the others
     by their counts; an unrevealed ``guard`` gets a copy of :func:`reveal_rank` first."""
-    me, sizes = view["seat"], view["counts"]
-    mine = rank_counts_of(view["hand"])
+    me, sizes = view.seat, view.counts
+    assert me is not None and view.hand is not None, "a seat's view"
+    mine = rank_counts_of(view.hand)
     unseen = unseen_counts(view, mine, rules)
     hands = [[0] * len(mine) for _ in range(SEATS)]
     hands[me] = mine
     need = list(sizes)
-    rank = reveal_rank(view, rules)
-    hidden = not view["guard_revealed"]
+    rank = reveal_rank(view.called, rules)
+    hidden = not view.guard_revealed
     if guard is not None and guard != me and hidden and rank is not None and unseen[rank]:
         unseen[rank] -= 1
         hands[guard][rank] += 1
@@ -91,34 +92,34 @@ def sample_hands(
     return hands
 
 
-def root_table(
-    view: dict[str, Any],
+def root_position(
+    view: View,
     rules: Rules,
     hands: list[list[int]],
     guard: int | None,
     suspect: list[float],
-) -> Table:
-    """The view's position as a :class:`Table` on ``hands`` with ``guard``, the view's seat to
-    act."""
-    lead = view["lead"]
+) -> Position:
+    """The view's position on ``hands`` with ``guard``, the view's seat to act."""
+    me, lead, emperor = view.seat, view.lead, view.emperor
+    assert me is not None and emperor is not None, "a seat's view in the play phase"
     passes = 0
-    for entry in reversed(view["trick"]):
-        if entry["action"] != "pass":
+    for entry in reversed(view.trick):
+        if entry.action != "pass":
             break
         passes += 1
-    known = bool(view["guard_revealed"] or view["solo"] == "open")
-    return Table(
+    known = view.guard_revealed or view.solo == "open"
+    return Position(
         hands=hands,
-        turn=view["seat"],
-        lead=Play.parse(lead["play"]) if lead else None,
-        last=lead["seat"] if lead else view["seat"],
+        turn=me,
+        lead=Play.parse(lead.play) if lead else None,
+        last=lead.seat if lead else me,
         passes=passes,
-        places=list(view["places"]),
-        emperor=view["emperor"],
+        places=list(view.places),
+        emperor=emperor,
         guard=guard,
         known=known,
         suspect=suspect,
-        reveal=None if known else reveal_rank(view, rules),
+        reveal=None if known else reveal_rank(view.called, rules),
         revealer=guard,
     )
 
@@ -162,21 +163,20 @@ class SearchBot(HeuristicBot):
         self.rng = random.Random(seed)
         self.policy = Policy(rules)
 
-    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def choose(self, view: View, legal: list[Action]) -> Action:
         base = super().choose(view, legal)  # keeps the guard suspicion current
-        if view["phase"] != "play" or len(legal) <= 1 or not self.worth(view):
+        if view.phase != "play" or len(legal) <= 1 or not self.worth(view):
             return base
-        options = candidates(base, legal, rank_counts_of(view["hand"]), self.limit)
+        options = candidates(base, legal, rank_counts_of(view.hand or ()), self.limit)
         return options[self._best(view, options)] if len(options) > 1 else base
 
-    def worth(self, view: dict[str, Any]) -> bool:
+    def worth(self, view: View) -> bool:
         """Whether to search: the endgame, at most ``endgame`` cards left in all hands when
         following, ``lead_endgame`` when leading (the playouts are short, the unseen cards
         few)."""
-        left: int = sum(view["counts"])
-        return left <= (self.endgame if view["lead"] else self.lead_endgame)
+        return sum(view.counts) <= (self.endgame if view.lead else self.lead_endgame)
 
-    def _best(self, view: dict[str, Any], options: list[Action]) -> int:
+    def _best(self, view: View, options: list[Action]) -> int:
         """The index of the option to play: the best mean score over the determinizations if
         ahead of the heuristic's (index 0) by ``margin``, else 0. After ``prune`` deals only
         the options ahead of the heuristic's are played on."""
@@ -184,7 +184,7 @@ class SearchBot(HeuristicBot):
         totals = [0.0] * len(options)
         alive = list(range(len(options)))
         seats, weights = zip(*guard_odds(view, self._guard_odds(view)), strict=True)
-        suspect = self.memory.suspect or [1.0] * SEATS
+        suspect = self._suspicion()
         deals = 0
         while deals < self.samples:
             if deals >= 2 and deadline is not None and time.perf_counter() > deadline:
@@ -192,10 +192,10 @@ class SearchBot(HeuristicBot):
             guard = self.rng.choices(seats, weights)[0]
             hands = sample_hands(view, self.rules, guard, self.rng)
             for k in alive:
-                table = root_table(view, self.rules, [list(h) for h in hands], guard, suspect)
+                position = root_position(view, self.rules, [list(h) for h in hands], guard, suspect)
                 option = options[k]
-                table.step(option if isinstance(option, Play) else None)
-                totals[k] += self._value(view, self.policy.playout(table), guard)
+                position.step(option if isinstance(option, Play) else None)
+                totals[k] += self._value(view, self.policy.playout(position), guard)
             deals += 1
             if deals == self.prune:
                 alive = [0, *(k for k in alive[1:] if totals[k] > totals[0])]
@@ -204,16 +204,16 @@ class SearchBot(HeuristicBot):
         best = max(alive, key=lambda k: totals[k])
         return best if totals[best] > totals[0] + self.margin * deals else 0
 
-    def _value(self, view: dict[str, Any], places: list[int], guard: int | None) -> int:
+    def _value(self, view: View, places: list[int], guard: int | None) -> int:
         """The view's seat's R10 score for the finishing ``places``."""
-        me: int = view["seat"]
+        assert view.seat is not None and view.emperor is not None
         return score(
             self.rules,
-            emperor=view["emperor"],
+            emperor=view.emperor,
             guard=guard,
             places=places,
-            open_solo=view["solo"] == "open",
-            rebellion=bool(view["rebellion"]),
-            open_guard=bool(view["open_guard"]),
-            kicked=bool(view["kicked"]),
-        )[me]
+            open_solo=view.solo == "open",
+            rebellion=view.rebellion,
+            open_guard=view.open_guard,
+            kicked=view.kicked,
+        )[view.seat]

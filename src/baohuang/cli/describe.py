@@ -84,14 +84,14 @@ def describe(rules: Rules, lang: str = "zh") -> list[Section]:
 
 def summary(rules: Rules, lang: str = "zh") -> str:
     """One line: pack, hands, how the roles are chosen, scoring, the options that are on."""
-    features = [t(f"desc.feat.{name}", lang) for name in FEATURES if getattr(rules, name)]
+    features = [t(f"opt.{name}", lang) for name in FEATURES if getattr(rules, name)]
     return t(
         "rules.summary",
         lang,
         cards=t("rules.cards", lang, n=pack_size(rules)),
         hands=_hands(rules, lang),
         family=t(f"desc.family.{rules.selection}", lang),
-        features=_join(features, lang) if features else t("desc.feat.none", lang),
+        features=_join(features, lang) if features else t("opt.none", lang),
     )
 
 

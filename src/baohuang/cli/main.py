@@ -35,9 +35,12 @@ from ..engine.game import Game, new_game
 from ..engine.match import Match, game_seed
 from ..engine.record import read_record, replay, write_record
 from ..engine.rules import PRESETS, Rules
+from ..engine.views import View
 from ..text.catalog import ACTION_WORDS, t
 from .describe import describe, refresh_markdown, summary
-from .server import LOADTEST_SETTINGS, db, loadtest, protocol, serve
+from .loadtest import loadtest
+from .remotebot import bot_command
+from .server import db, protocol, serve
 from .terminal import (
     Narrator,
     arena_markdown,
@@ -124,10 +127,7 @@ def parse_options(items: Sequence[str]) -> dict[str, bool | str]:
     for item in items:
         key, sep, value = (part.strip() for part in item.partition("="))
         if not (sep and key and value):
-            raise RulesError(
-                f"--option takes key=value, like roast=true, not {item!r}",
-                f"--option 要写成 键=值，如 roast=true，不是 {item!r}",
-            )
+            raise RulesError("error.rules.option_syntax", item=item)
         options[key] = BOOLEANS.get(value.lower(), value)
     return options
 
@@ -213,8 +213,8 @@ def _human_turn(game: Game, ask: Ask, console: Console, lang: str) -> bool:
     view = game.view(HUMAN)
     console.print(status(view, lang))
     console.print(_hint(view, lang), style="bold", markup=False)
-    if view["phase"] != "play":
-        console.print(legal_summary(view["legal"], lang), markup=False)
+    if view.phase != "play":
+        console.print(legal_summary(view.legal, lang), markup=False)
     while True:
         try:
             text = ask(t("prompt.input", lang)).strip()
@@ -223,7 +223,7 @@ def _human_turn(game: Game, ask: Ask, console: Console, lang: str) -> bool:
         if text.lower() in QUIT_WORDS:
             return False
         if not text or text.lower() in HELP_WORDS:
-            console.print(legal_summary(view["legal"], lang), markup=False)
+            console.print(legal_summary(view.legal, lang), markup=False)
             console.print(t("help.commands", lang), markup=False, style="dim")
             continue
         try:
@@ -242,22 +242,20 @@ def _own_action(text: str) -> Action:
         return Escape(HUMAN)
     action = parse_action(text)
     if isinstance(action, Escape) and action.seat != HUMAN:
-        raise IllegalActionError(
-            "you may only escape yourself: type escape", "只能自己逃跑：输入 逃跑"
-        )
+        raise IllegalActionError("error.game.escape_self")
     return action
 
 
-def _hint(view: dict[str, Any], lang: str) -> str:
+def _hint(view: View, lang: str) -> str:
     """What seat 0 is asked now: by the running poll (R9, R11; 明保 and 造反 by role), else by
     phase."""
-    phase, legal, poll = view["phase"], view["legal"], view.get("poll")
+    phase, legal, poll = view.phase, view.legal, view.poll
     if poll in ("show", "rebel"):
-        return t(f"prompt.poll.{poll}.{'guard' if view['role'] == 'guard' else 'other'}", lang)
+        return t(f"prompt.poll.{poll}.{'guard' if view.role == 'guard' else 'other'}", lang)
     if poll:
         return t(f"prompt.poll.{poll}", lang)
     if phase == "candidate":
-        pile = " ".join(view["pile"]) or t("pile.empty", lang)
+        pile = " ".join(view.pile) or t("pile.empty", lang)
         return t("prompt.candidate", lang, pile=pile, options=" / ".join(map(_with_word, legal)))
     if phase == "call":
         return t("prompt.call", lang, options=_call_options(legal, lang))
@@ -265,9 +263,9 @@ def _hint(view: dict[str, Any], lang: str) -> str:
         return t("prompt.tribute", lang)
     if phase != "play":
         return t("prompt.choose", lang, options=" / ".join(map(_with_word, legal)))
-    if view["lead"] is None:
+    if view.lead is None:
         return t("prompt.lead", lang)
-    return t("prompt.follow", lang, play=view["lead"]["play"])
+    return t("prompt.follow", lang, play=view.lead.play)
 
 
 def _call_options(legal: Sequence[str], lang: str) -> str:
@@ -564,7 +562,7 @@ def rules_command(
 
 def open_event(event: Event) -> dict[str, Any]:
     """An event with its private parts opened for a post-game replay (all hands, the guard)."""
-    out = event.for_seat(None)
+    out = event.to_json(None)
     private = event.private
     if event.kind == "deal":
         out["hands"] = {seat: fields["hand"] for seat, fields in private.items()}
@@ -626,4 +624,5 @@ def replay_command(
 app.command("serve", cls=Command)(serve)
 app.command("protocol", cls=Command)(protocol)
 app.add_typer(db, name="db")
-app.command("loadtest", cls=Command, context_settings=LOADTEST_SETTINGS)(loadtest)
+app.command("loadtest", cls=Command)(loadtest)
+app.command("bot", cls=Command)(bot_command)

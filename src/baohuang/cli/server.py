@@ -1,4 +1,5 @@
-"""``baohuang serve`` and ``baohuang loadtest``: the server's commands (see main.py)."""
+"""``baohuang serve``, ``db upgrade``, ``protocol``: the server's commands (see main.py). The
+server and its libraries are imported only when one of them runs."""
 
 from __future__ import annotations
 
@@ -6,12 +7,12 @@ import asyncio
 import importlib.util
 import socket
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
 from ..server.logs import LogFormat, log_config
-from ..server.store import DEFAULT_DATABASE, database_url
+from ..server.settings import DEFAULT_DATABASE
 
 
 def serve(
@@ -124,6 +125,8 @@ def protocol(
 
 def need_driver(database: str) -> None:
     """Stop with a clear message when the database's driver is an extra not installed."""
+    from ..server.store import database_url
+
     asyncpg = database_url(database).startswith("postgresql+asyncpg")
     if asyncpg and importlib.util.find_spec("asyncpg") is None:
         typer.echo(
@@ -134,20 +137,13 @@ def need_driver(database: str) -> None:
         raise typer.Exit(1)
 
 
-#: ``baohuang loadtest``'s Click settings: the stand-in below takes any options.
-LOADTEST_SETTINGS: dict[str, Any] = {}
-
-try:  # the load tool's HTTP client comes with the [load] extra
-    from ..client.loadtest import loadtest as loadtest
-except ModuleNotFoundError as missing:
-    _missing = missing.name
-    LOADTEST_SETTINGS = {"ignore_unknown_options": True, "allow_extra_args": True}
-
-    def loadtest(ctx: typer.Context) -> None:  # type: ignore[misc]
-        """压力测试（需要 baohuang[load]）。 The load test: needs pip install 'baohuang[load]'."""
+def need_load_extra(command: str, zh: str) -> None:
+    """Stop with a clear message when httpx, the [load] extra, is not installed: ``baohuang
+    command`` (``zh`` in Chinese) needs it."""
+    if importlib.util.find_spec("httpx") is None:
         typer.echo(
-            f"baohuang loadtest needs the [load] extra (missing {_missing}): "
-            "pip install 'baohuang[load]'  (压力测试需要安装 baohuang[load])",
+            f"baohuang {command} needs the [load] extra (missing httpx): "
+            f"pip install 'baohuang[load]'  ({zh}需要安装 baohuang[load])",
             err=True,
         )
         raise typer.Exit(1)

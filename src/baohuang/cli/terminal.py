@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +20,8 @@ from rich.table import Table
 from rich.text import Text
 
 from ..engine.cards import RANK_SYMBOLS, Card, sort_cards
-from ..engine.scoring import escape_scores
+from ..engine.scoring import GameResult
+from ..engine.views import View
 from ..text.catalog import MESSAGES, t
 
 if TYPE_CHECKING:
@@ -92,27 +93,25 @@ def _cards(cards: Sequence[str]) -> str:
     return " ".join(cards)
 
 
-def _pile(cards: Sequence[str], lang: str) -> str:
-    """The emperor pile's cards, or that it is empty (R8.9: the QQ pile starts empty)."""
-    return _cards(cards) if cards else t("pile.empty", lang)
+#: The event fields that name a seat (docs/record-format.md; ``guard_seat`` in open replays).
+SEAT_FIELDS = frozenset({"seat", "to", "from", "by", "leader", "dealer", "guard_seat"})
+#: The event kinds told by the template of their own name, ``event.<kind>``.
+PLAIN_KINDS = frozenset(
+    {"void", "accept", "transfer", "kick", "cleared", "escape", "play", "pass", "out", "game_over"}
+)
+#: A ``{field}`` of a template.
+_FIELD = re.compile(r"\{(\w+)\}")
 
-
-def _seats_join(parts: Sequence[str], lang: str) -> str:
-    """``座位1 …，座位3 …`` / ``seat 1 …, seat 3 …``."""
-    return ("，" if lang == "zh" else ", ").join(parts)
-
-
-def _seats(seats: Sequence[int], lang: str, me: int | None) -> str:
-    """``座位1、座位3`` / ``seat 1, seat 3``."""
-    return ("、" if lang == "zh" else ", ").join(seat_label(s, lang, me) for s in seats)
+#: What an event says: narration templates (:mod:`baohuang.text.narration`) and their fields.
+Said = list[tuple[str, Mapping[str, Any]]]
 
 
 class Narrator:
     """Tells one game's events in order, as ``me`` sees them (``me=None``: an open replay).
 
-    A few lines depend on what came before: the R* holder's 登基 or 让位 at the start of the
-    chain is one line (not "candidate", then "accepts, takes R*"), and a poll answer that the
-    next event announces (明独, 抢独, 踢, 明保) is told once.
+    :meth:`says` picks the catalog's templates, :meth:`field` puts their fields in words. The
+    page's log does the same in ``server/static/tablelog.js`` (its ``Narrator`` and ``alone``
+    mirror :meth:`says` and :func:`_alone` line for line; only ``field`` differs).
     """
 
     def __init__(self, lang: str, me: int | None = None) -> None:
@@ -126,18 +125,15 @@ class Narrator:
 
     def __call__(self, event: dict[str, Any]) -> list[str]:
         """The lines that tell ``event``."""
-        kind = event["kind"]
-        seat = event.get("seat")
-        who = seat_label(seat, self.lang, self.me) if isinstance(seat, int) else ""
-        told = self._contextual(event, who)
-        if told is None:
-            told = _NARRATORS.get(kind, _silent)(event, who, self.lang, self.me)
-        self.last = event
-        return told
+        return [self.render(key, fields) for key, fields in self.says(event)]
 
-    def _contextual(self, event: dict[str, Any], who: str) -> list[str] | None:
-        """The lines of an event told by what came before; ``None`` for the usual ones."""
-        kind, seat, lang = event["kind"], event.get("seat"), self.lang
+    def says(self, event: dict[str, Any]) -> Said:
+        """The templates that tell ``event`` after the events before it: the R* holder's 登基
+        or 让位 at the start of the chain is one line (not "candidate", then "accepts, takes
+        R*"), and a poll answer that the next event announces (明独, 抢独, 踢, 明保) is told once.
+        """
+        kind, seat = event["kind"], event.get("seat")
+        last, self.last = self.last, event
         if kind == "deal":
             self.holder, self.passed_on = None, False
         elif kind == "candidate" and event["pile"] == ["R*"] and not self.passed_on:
@@ -146,20 +142,39 @@ class Narrator:
         elif kind in ("accept", "decline", "transfer"):
             holder, self.holder = self.holder, None
             self.passed_on |= kind != "accept"
-            if holder == seat and kind == "accept":
-                return [t("ev.holder_accepts", lang, seat=who)]
-            if holder == seat and kind == "decline":
-                to = seat_label(event["to"], lang, self.me)
-                line = t("ev.holder_yields", lang, seat=who, to=to)
-                return [line + (t("ev.decline_auto", lang) if event.get("auto") else "")]
+            if holder == seat and kind != "transfer":
+                return [(f"event.{kind}.holder", event)]
         elif kind == "declare" and event["answer"] in ("solo", "grab", "kick"):
             return []  # the open solo or the kick that follows tells it
-        elif kind == "reveal" and self.last.get("seat") == seat:
-            if self.last.get("answer") == "show":
+        elif kind == "reveal" and last.get("seat") == seat:
+            if last.get("answer") == "show":
                 return []  # 明保 said it
-            if self.last.get("kind") == "transfer":
-                return [t("ev.transfer_reveals", lang, seat=who)]
-        return None
+            if last.get("kind") == "transfer":
+                return [("event.transfer.reveal", event)]
+        return _alone(event)
+
+    def render(self, key: str, fields: Mapping[str, Any]) -> str:
+        """The template ``key`` in this narrator's language, its fields in words."""
+        return _FIELD.sub(lambda m: self.field(m[1], fields.get(m[1])), t(key, self.lang))
+
+    def field(self, name: str, value: Any) -> str:
+        """A template's field in words: seats by label, cards as written."""
+        lang = self.lang
+        if name in SEAT_FIELDS:
+            return seat_label(value, lang, self.me)
+        if name in ("seats", "rebels"):
+            return t("sep.list", lang).join(seat_label(s, lang, self.me) for s in value)
+        if name == "payers":
+            return t("sep.clause", lang).join(self.render(*payer) for payer in value)
+        if name in ("place", "outcome", "poll"):
+            return t(f"{name}.{value}", lang)
+        if name == "auto":
+            return t("event.auto", lang) if value else ""
+        if name == "hand":
+            return group_hand(value)
+        if name in ("pile", "shown", "cards"):  # R8.9: the QQ pile starts empty
+            return _cards(value) or t("pile.empty", lang)
+        return str(value)
 
     def text(self, event: dict[str, Any]) -> list[Text]:
         """The lines of ``event`` as styled Rich text."""
@@ -168,250 +183,110 @@ class Narrator:
 
 
 def narrate(event: dict[str, Any], lang: str, me: int | None = None) -> list[str]:
-    """The lines that tell ``event`` on its own (:class:`Narrator` tells a game in order).
-
-    Besides a seat's own copy of an event (R14), this reads the fields an open replay adds:
-    ``hands`` on a deal, ``guard_seat`` or ``dark`` on a call, ``card`` on any tribute payment.
-    """
+    """The lines that tell ``event`` on its own (:class:`Narrator` tells a game in order)."""
     return Narrator(lang, me)(event)
 
 
-def _silent(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
-    return []
+def _alone(event: dict[str, Any]) -> Said:
+    """The templates that tell ``event`` on its own.
+
+    Besides a seat's own copy of an event (R14), this reads the fields an open replay adds:
+    ``hands`` on a deal, ``guard_seat`` or ``dark`` on a call or roles, ``card`` on any tribute
+    payment.
+    """
+    e, kind = event, event["kind"]
+    match kind:
+        case "deal":
+            dealer = e.get("dealer")
+            counts = "/".join(map(str, sorted(set(e["counts"]))))
+            fields = {"deal": e["deal"] + 1, "counts": counts, "dealer": dealer}
+            key = "event.deal.dealer" if isinstance(dealer, int) else "event.deal"
+            said: Said = [(key, fields)]
+            said += [("event.hand", e)] if "hand" in e else []
+            hands = sorted(e.get("hands", {}).items())
+            return said + [("event.hand_of", {"seat": s, "hand": hand}) for s, hand in hands]
+        case "tribute_due":  # R12 and R6.8: who pays how many cards (one entry per card)
+            cards = Counter((payer, to) for payer, to in e["payers"])
+            payers = [
+                (
+                    "event.tribute_due.payer" if to is None else "event.tribute_due.payer_to",
+                    {"seat": payer, "to": to, "n": n},
+                )
+                for (payer, to), n in cards.items()
+            ]
+            return [("event.tribute_due", {"payers": payers})]
+        case "tribute_paid":
+            return [("event.tribute_paid.card" if "card" in e else "event.tribute_paid", e)]
+        case "tribute":
+            known = list(e.get("cards", []))
+            said = []
+            for move in e["transfers"]:
+                same = (c for c in known if (c["from"], c["to"]) == (move["from"], move["to"]))
+                card = next(same, None)
+                if card is None:
+                    said.append(("event.tribute", move))
+                else:
+                    known.remove(card)
+                    said.append(("event.tribute.card", card))
+            return said
+        case "candidate":
+            return [("event.candidate", e)]
+        case "decline":
+            return [("event.decline.added" if e.get("added") else "event.decline", e)]
+        case "call" | "roles":  # R8.6, R9.3–R9.4 (the 登基 before roles said who is emperor)
+            said = [("event.call", e)] if kind == "call" else []
+            said += [(f"event.{kind}.guard", e)] if e.get("guard") is True else []
+            said += [(f"event.{kind}.dark", e)] if e.get("solo") == "dark" else []
+            said += [("event.guard_is", e)] if isinstance(e.get("guard_seat"), int) else []
+            return said + ([("event.dark", e)] if e.get("dark") else [])
+        case "poll":  # nothing to tell when nobody is asked
+            return [("event.poll", e)] if e["seats"] else []
+        case "open_solo":  # four cards shown (R8.7), declared (R9.2, R9.3, R11.3), grabbed (R11.4)
+            how = e.get("how", "shown")
+            if how != "shown":
+                return [(f"event.open_solo.{how}", e)]
+            return [("event.open_solo", {**e, "shown": e.get("shown") or [e["card"]] * 4})]
+        case "declare":  # a pass is told by the poll's name
+            answer = e["answer"]
+            key = (
+                f"event.declare.pass.{e['poll']}" if answer == "pass" else f"event.declare.{answer}"
+            )
+            return [(key, e)]
+        case "rebellion":  # R9.5: told when anybody rebelled
+            if not e["rebels"]:
+                return []
+            return [("event.rebellion.success" if e["success"] else "event.rebellion.failed", e)]
+        case "round":
+            return [("event.round.jiefeng" if e["jiefeng"] else "event.round", e)]
+        case "reveal":  # a guard (R8.8, R9.4, R9.5) or a dark solo (R9.5) made public
+            return [(f"event.reveal.{e.get('role', 'guard')}", e)]
+        case _:
+            return [(f"event.{kind}", e)] if kind in PLAIN_KINDS else []
 
 
-def _deal(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
-    counts = sorted(set(event["counts"]))
-    lines = [t("ev.deal", lang, deal=event["deal"] + 1, counts="/".join(map(str, counts)))]
-    if isinstance(event.get("dealer"), int):
-        lines[0] += t("ev.dealer", lang, seat=seat_label(event["dealer"], lang, me))
-    if "hand" in event:
-        lines.append(t("ev.your_hand", lang, hand=group_hand(event["hand"])))
-    for s, hand in sorted(event.get("hands", {}).items()):
-        lines.append(t("ev.hand_of", lang, seat=seat_label(s, lang, me), hand=group_hand(hand)))
-    return lines
-
-
-def _tribute_due(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
-    """R12 and R6.8: who pays how many cards (the event has one entry per card)."""
-    cards = Counter((payer, to) for payer, to in event["payers"])
-    payers = [
-        t("ev.tribute_payer", lang, seat=seat_label(payer, lang, me), n=n)
-        if to is None
-        else t(
-            "ev.tribute_payer_to",
-            lang,
-            seat=seat_label(payer, lang, me),
-            n=n,
-            to=seat_label(to, lang, me),
-        )
-        for (payer, to), n in cards.items()
-    ]
-    return [t("ev.tribute_due", lang, payers=_seats_join(payers, lang))]
-
-
-def _tribute_paid(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
-    if "card" in event:
-        return [t("ev.tribute_paid_card", lang, seat=who, card=event["card"])]
-    return [t("ev.tribute_paid", lang, seat=who)]
-
-
-def _tribute(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
-    known = list(event.get("cards", []))
-    lines = []
-    for move in event["transfers"]:
-        src, dst = seat_label(move["from"], lang, me), seat_label(move["to"], lang, me)
-        card = next((c for c in known if c["from"] == move["from"] and c["to"] == move["to"]), None)
-        if card is None:
-            lines.append(t("ev.tribute_move", lang, src=src, dst=dst))
-        else:
-            known.remove(card)
-            lines.append(t("ev.tribute_move_card", lang, src=src, dst=dst, card=card["card"]))
-    return lines
-
-
-def _candidate(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
-    return [t("ev.candidate", lang, seat=who, pile=_pile(event["pile"], lang))]
-
-
-def _decline(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
-    added = event.get("added")
-    line = (
-        t("ev.decline_added", lang, seat=who, card=added)
-        if added
-        else t("ev.decline", lang, seat=who)
-    )
-    if event.get("auto"):
-        line += t("ev.decline_auto", lang)
-    return [line]
-
-
-def _void(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
-    return [t("ev.void", lang)]
-
-
-def _accept(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
-    return [t("ev.accept", lang, seat=who, pile=_pile(event["pile"], lang))]
-
-
-def _call(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
-    card = event["card"]
-    lines = [t("ev.call", lang, seat=who, card=card)]
-    if event.get("guard") is True:
-        lines.append(t("ev.you_guard", lang, card=card))
-    if event.get("solo") == "dark":
-        lines.append(t("ev.you_dark", lang, card=card))
-    return lines + _open_roles(event, lang, me)
-
-
-def _open_roles(event: dict[str, Any], lang: str, me: int | None) -> list[str]:
-    """The guard or a dark solo, as an open replay shows them (``guard_seat``, ``dark``)."""
-    if isinstance(event.get("guard_seat"), int):
-        return [t("ev.guard_is", lang, seat=seat_label(event["guard_seat"], lang, me))]
-    return [t("ev.dark_solo", lang)] if event.get("dark") else []
-
-
-def _roles(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
-    """R9.3–R9.4: the guard learns it holds B*, a double holder 暗独 (the 登基 said who is
-    emperor)."""
-    lines = []
-    if event.get("guard") is True:
-        lines.append(t("ev.you_guard_marked", lang))
-    if event.get("solo") == "dark":
-        lines.append(t("ev.you_dark_marked", lang))
-    return lines + _open_roles(event, lang, me)
-
-
-def _poll(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
-    """A poll starts (明独, 明保/造反, 踢, 抢独); nothing to tell when nobody is asked."""
-    if not event["seats"]:
-        return []
-    name = t(f"poll.{event['poll']}", lang)
-    return [t("ev.poll", lang, name=name, seats=_seats(event["seats"], lang, me))]
-
-
-def _open_solo(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
-    """明独: four cards shown (R8.7), declared (R9.2, R9.3, R11.3) or grabbed (抢独, R11.4)."""
-    how = event.get("how", "shown")
-    if how != "shown":
-        return [t(f"ev.open_solo.{how}", lang, seat=who)]
-    shown = event.get("shown") or [event["card"]] * 4
-    return [t("ev.open_solo", lang, seat=who, shown=_cards(shown))]
-
-
-def _transfer(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
-    return [t("ev.transfer", lang, seat=who, to=seat_label(event["to"], lang, me))]
-
-
-def _declare(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
-    """One answer in a poll (明保, 造反); a pass is told by the poll's name."""
-    answer = event["answer"]
-    key = f"ev.pass.{event['poll']}" if answer == "pass" else f"ev.declare.{answer}"
-    return [t(key, lang, seat=who)]
-
-
-def _rebellion(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
-    """R9.5: told when anybody rebelled; a failed one names its lone rebel."""
-    if not event["rebels"]:
-        return []
-    names = _seats(event["rebels"], lang, me)
-    key = "ev.rebellion.success" if event["success"] else "ev.rebellion.failed"
-    return [t(key, lang, rebels=names)]
-
-
-def _kick(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
-    return [t("ev.kick", lang, seat=who)]
-
-
-def _cleared(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
-    return [t("ev.cleared", lang, seat=who, by=seat_label(event["by"], lang, me))]
-
-
-def _escape(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
-    points = escape_scores(event["seat"])[event["seat"]]
-    return [t("ev.escape", lang, seat=who, points=points)]
-
-
-def _round(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
-    key = "ev.jiefeng" if event["jiefeng"] else "ev.round"
-    return [t(key, lang, seat=seat_label(event["leader"], lang, me))]
-
-
-def _play(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
-    cards = _cards(event["cards"])
-    return [t("ev.play", lang, seat=who, play=event["play"], cards=cards, left=event["left"])]
-
-
-def _pass(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
-    return [t("ev.pass", lang, seat=who)]
-
-
-def _reveal(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
-    """A guard (R8.8, R9.4, R9.5) or a dark solo (R9.5) made public."""
-    return [t(f"ev.reveal.{event.get('role', 'guard')}", lang, seat=who)]
-
-
-def _out(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
-    return [t("ev.out", lang, seat=who, place=place_name(event["place"], lang))]
-
-
-def _game_over(event: dict[str, Any], who: str, lang: str, me: int | None) -> list[str]:
-    return [t("ev.game_over", lang, outcome=t(f"outcome.{event['outcome']}", lang))]
-
-
-Narrate = Callable[[dict[str, Any], str, str, int | None], list[str]]
-
-_NARRATORS: dict[str, Narrate] = {
-    "deal": _deal,
-    "tribute_due": _tribute_due,
-    "tribute_paid": _tribute_paid,
-    "tribute": _tribute,
-    "candidate": _candidate,
-    "decline": _decline,
-    "void": _void,
-    "accept": _accept,
-    "call": _call,
-    "open_solo": _open_solo,
-    "roles": _roles,
-    "poll": _poll,
-    "transfer": _transfer,
-    "declare": _declare,
-    "rebellion": _rebellion,
-    "kick": _kick,
-    "cleared": _cleared,
-    "escape": _escape,
-    "round": _round,
-    "play": _play,
-    "pass": _pass,
-    "reveal": _reveal,
-    "out": _out,
-    "game_over": _game_over,
-}
-
-
-def status(view: dict[str, Any], lang: str) -> Table:
+def status(view: View, lang: str) -> Table:
     """What the seat of ``view`` knows: hand, role, called card, counts, the current play."""
-    me = view["seat"]
+    me = view.seat
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold cyan", no_wrap=True)
     grid.add_column()
-    hand = view["hand"] or []
+    hand = view.hand or ()
     groups = Columns([Text(group) for group in rank_groups(hand)], padding=(0, 2))
     grid.add_row(Text(t("st.hand", lang, n=len(hand))), groups)
-    lead = view["lead"]
+    lead = view.lead
     current = (
         t(
             "st.lead",
             lang,
-            seat=seat_label(lead["seat"], lang, me),
-            play=lead["play"],
-            cards=_cards(lead["cards"]),
+            seat=seat_label(lead.seat, lang, me),
+            play=lead.play,
+            cards=_cards(lead.cards),
         )
         if lead
         else t("none", lang)
     )
-    _text_row(grid, t("st.role", lang), role_text(view["role"], view["solo"], lang))
-    _text_row(grid, t("st.called", lang), view["called"] or t("none", lang))
+    _text_row(grid, t("st.role", lang), role_text(view.role, view.solo, lang))
+    _text_row(grid, t("st.called", lang), view.called or t("none", lang))
     _text_row(grid, t("st.counts", lang), _counts(view, lang))
     _text_row(grid, t("st.current", lang), current)
     return grid
@@ -422,32 +297,30 @@ def _text_row(table: Table, *cells: str) -> None:
     table.add_row(*(Text(cell) for cell in cells))
 
 
-def _counts(view: dict[str, Any], lang: str) -> str:
+def _counts(view: View, lang: str) -> str:
     """``座位0（你）[皇帝] 44 | 座位1 43 | 座位2 头科 | …`` with known roles marked."""
-    me, places = view["seat"], view["places"]
+    me, places = view.seat, view.places
     parts = []
-    for seat, n in enumerate(view["counts"]):
+    for seat, n in enumerate(view.counts):
         label = seat_label(seat, lang, me)
-        if seat == view["emperor"]:
+        if seat == view.emperor:
             label += f"[{t('role.emperor', lang)}]"
-        elif seat == view["guard"]:
+        elif seat == view.guard:
             label += f"[{t('role.guard', lang)}]"
         shown = place_name(places.index(seat) + 1, lang) if seat in places else str(n)
         parts.append(f"{label} {shown}")
     return " | ".join(parts)
 
 
-def _result_role(result: dict[str, Any], seat: int, lang: str) -> str:
-    if seat == result.get("escaped"):
+def _result_role(result: GameResult, seat: int, lang: str) -> str:
+    if seat == result.escaped:
         return t("role.escaped", lang)
-    if result["emperor"] is None:
+    if result.emperor is None:
         return t("role.unknown", lang)
-    if seat == result["emperor"]:
-        solo = None
-        if result["guard"] is None:
-            solo = "open" if result["open_solo"] else "dark"
-        return role_text("emperor", solo, lang)
-    return t("role.guard" if seat == result["guard"] else "role.rebel", lang)
+    role = result.role(seat)
+    if role == "solo":
+        return role_text("emperor", "open" if result.open_solo else "dark", lang)
+    return role_text(role, None, lang)
 
 
 def results_table(
@@ -469,12 +342,13 @@ def results_table(
     places = result["places"]
     rows = [(place_name(n, lang), seat) for n, seat in enumerate(places, start=1)]
     rows += [("-", seat) for seat in range(len(result["scores"])) if seat not in places]
+    final = GameResult.from_dict(result)
     for place, seat in rows:
         _text_row(
             table,
             place,
             seat_label(seat, lang, me),
-            _result_role(result, seat, lang),
+            _result_role(final, seat, lang),
             f"{result['scores'][seat]:+d}",
         )
     return table

@@ -1,1 +1,2 @@
-"""Clients of the server's protocol: the async seat client, the load tool and its chaos soak."""
+"""Clients of the server's protocol: the table socket (:mod:`.connection`), the HTTP API
+(:mod:`.http`), a seat played by a bot (:mod:`.botseat`), the load tool and its chaos soak."""

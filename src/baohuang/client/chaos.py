@@ -26,36 +26,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import json
 import math
 import random
 import time
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 
 import httpx
-from rich.console import Console
-from rich.progress import Progress
-from websockets.asyncio.client import ClientConnection
 
 from ..protocol.messages import SEATS
+from .connection import IDLE_TIMEOUT
+from .errors import ClientError
+from .http import server_client
 from .loadtest import (
-    IDLE_TIMEOUT,
     WAVE,
     LoadReport,
-    LoadTestError,
     SeatClient,
     TableRun,
-    cannot_run,
     check_bot,
     describe_error,
-    open_socket,
-    server_client,
-    show,
-    websocket_base,
+    preflight,
 )
 
 #: σ of the lognormal think time (its median is the ``think`` setting): with a 1 s median,
@@ -220,11 +212,10 @@ class ChaosTable(TableRun):
     """One table of the soak: its people, a watcher for every event, and the stall clock."""
 
     def __init__(self, index: int, report: ChaosReport, rng: random.Random) -> None:
-        super().__init__(index, report, report.bot, None, report.think)
+        super().__init__(index, report, report.bot, None, report.think, report.settings.seed)
         self.chaos = report
         self.settings = report.settings
         self.rng = rng
-        self.ws_base = ""
         self.timeout = IDLE_TIMEOUT
         self.people: list[Person] = []
         self.watcher: Watcher | None = None
@@ -254,7 +245,7 @@ class ChaosTable(TableRun):
         it) gets the table without it, and so do the later ones."""
         try:
             info = await super().create(http, cookie)
-        except LoadTestError as exc:
+        except ClientError as exc:
             if not (" 422 " in str(exc) and "grace" in str(exc)):
                 raise
             self.chaos.grace_accepted = False
@@ -263,17 +254,19 @@ class ChaosTable(TableRun):
         self.chaos.tables_created += 1
         return info
 
-    async def open(self, http: httpx.AsyncClient, ws_base: str, seed: int, timeout: float) -> None:
+    async def open(self, http: httpx.AsyncClient, timeout: float) -> None:
         """The table with its people seated, then the watcher (it replays every event)."""
-        self.ws_base, self.timeout = ws_base, timeout
-        await super().open(http, ws_base, seed, timeout)
+        self.timeout = timeout
+        await super().open(http, timeout)
         self.moved = time.monotonic()
-        self.watcher = Watcher(self, await open_socket(ws_base, self.id, "", timeout), timeout)
-        self.clients.append(self.watcher)
+        watcher = Watcher(self, "", timeout)
+        await watcher.open()
+        self.watcher = watcher
+        self.clients.append(watcher)
         self.report.sockets += 1
 
-    def seat_client(self, ws: ClientConnection, cookie: str, timeout: float) -> SeatClient:
-        person = Person(self, ws, cookie, timeout, random.Random(self.rng.random()))
+    def seat_client(self, cookie: str, timeout: float) -> SeatClient:
+        person = Person(self, cookie, timeout, random.Random(self.rng.random()))
         self.people.append(person)
         return person
 
@@ -343,9 +336,8 @@ class Watcher(SeatClient):
         table = self.run
         assert isinstance(table, ChaosTable)
         try:
-            await self.ws.send(json.dumps({"t": "hello", "v": None, "d": {"since": 0}}))
-            async for text in self.ws:
-                msg = self.take(text)
+            await self.hello(since=0)
+            async for msg in self.messages():
                 if msg["t"] == "event":
                     table.seen(msg["v"], msg["d"])
             problem = "the server closed the connection"
@@ -368,19 +360,11 @@ class Person(SeatClient):
     ``take_back`` (托管 off) and ``chaos`` (a drop, a 托管 toggle, an escape).
     """
 
-    def __init__(
-        self,
-        table: ChaosTable,
-        ws: ClientConnection,
-        cookie: str,
-        timeout: float,
-        rng: random.Random,
-    ) -> None:
-        super().__init__(table, ws, timeout)
+    def __init__(self, table: ChaosTable, cookie: str, timeout: float, rng: random.Random) -> None:
+        super().__init__(table, cookie, timeout)
         self.table = table
         self.settings = table.settings
         self.chaos = table.chaos
-        self.cookie = cookie
         self.rng = rng
         self.view: dict[str, Any] | None = None
         self.auto = False
@@ -445,7 +429,7 @@ class Person(SeatClient):
     async def come_back(self) -> None:
         """A new connection: ``hello`` with the seat token and the last event seen."""
         self.closing = False
-        self.ws = await open_socket(self.table.ws_base, self.table.id, self.cookie, self.timeout)
+        await self.open()
         if self.table.retired.is_set():
             self.closing = True
             return
@@ -453,27 +437,24 @@ class Person(SeatClient):
         # comes back in the replay, too late to time.
         self.sent.clear()
         self.sent_at = None
-        await self.ws.send(
-            json.dumps({"t": "hello", "v": None, "d": {"token": self.token, "since": self.seq}})
-        )
+        await self.hello(self.token, self.seq)
         self.chaos.reconnects += 1
         self.say(f"back (hello since {self.seq})")
 
     async def session(self) -> None:
         """Read one connection and make the planned moves, until it closes."""
-        heard = time.monotonic()
+        heard, limit = time.monotonic(), self.table.timeout
         while not (self.closing or self.table.retired.is_set()):
-            silence = heard + self.timeout
+            silence = heard + limit
             due = min([silence, *self.plans.values()])
             try:
-                async with asyncio.timeout(max(0.0, due - time.monotonic())):
-                    text = await self.ws.recv()
+                msg = await self.recv(max(0.0, due - time.monotonic()))
             except TimeoutError:
                 if time.monotonic() >= silence:
-                    raise TimeoutError(f"no message for {self.timeout:g} s") from None
+                    raise TimeoutError(f"no message for {limit:g} s") from None
             else:
                 heard = time.monotonic()
-                self.on_message(self.take(text))
+                self.on_message(msg)
             await self.make_moves()
 
     async def make_moves(self) -> None:
@@ -538,7 +519,7 @@ class Person(SeatClient):
     def on_view(self, view: dict[str, Any]) -> None:
         """A fresh view: plan this seat's turn, and drop (most) pending clicks."""
         self.view = view
-        mine = view["turn"] == self.seat and bool(view["legal"])
+        mine = self.my_turn(view)
         if "turn" in self.plans and (mine or self.rng.random() >= LATE_CLICK):
             del self.plans["turn"]
         if mine and not self.auto:
@@ -560,7 +541,7 @@ class Person(SeatClient):
             self.plan("take_back", self.rng.expovariate(1 / TAKE_BACK_AFTER))
         elif not on:
             self.plans.pop("take_back", None)
-            if self.view and self.view["turn"] == self.seat and self.view["legal"]:
+            if self.view and self.my_turn(self.view):
                 self.plan_turn(self.view)
 
     def on_ack(self, data: dict[str, Any]) -> None:
@@ -640,7 +621,7 @@ async def chaos_soak(
     timeout: float = IDLE_TIMEOUT,
 ) -> ChaosReport:
     """Run the soak (see the module docstring) against the server at ``url``; raise
-    :class:`LoadTestError` if it cannot start. It stops itself after ``settings.minutes``."""
+    :class:`ClientError` if it cannot start. It stops itself after ``settings.minutes``."""
     check_bot(settings.bot)
     url = url.rstrip("/")
     report = ChaosReport.of(url, settings)
@@ -658,7 +639,7 @@ async def chaos_soak(
             tables.add(table)
             try:
                 async with asyncio.timeout(deadline - time.monotonic()), setups:
-                    await table.setup(http, websocket_base(url), settings.seed, timeout)
+                    await table.setup(http, timeout)
                 if table.ready:
                     failures = 0
                     playing = asyncio.create_task(table.play())
@@ -673,7 +654,8 @@ async def chaos_soak(
                 tables.discard(table)
                 await table.close()
 
-    async with server_client(url, settings.preset, timeout) as http:
+    async with server_client(url, timeout) as http:
+        await preflight(http, settings.preset)
         started = time.monotonic()
         deadline = started + settings.minutes * 60
         slots = [asyncio.create_task(slot(http, deadline)) for _ in range(settings.tables)]
@@ -692,84 +674,3 @@ async def chaos_soak(
         report.play_s = time.monotonic() - started
         report.play_commands = report.commands
     return report
-
-
-# ---------------------------------------------------------------------- the command
-
-#: Report rows: (中文, English).
-LABELS: dict[str, tuple[str, str]] = {
-    "title": ("混沌测试", "Chaos soak"),
-    "tables": ("同时牌桌 / 建桌总数", "tables at once / created"),
-    "settings": ("限时 · 宽限 · 判卡住 s", "timer · grace · stall after s"),
-    "manners": ("思考中位数 · 平均捣乱间隔 s", "think median · chaos every s"),
-    "stalls": ("卡住的牌桌", "stalls"),
-    "errors": ("错误", "errors"),
-    "games": ("完成局数 / 比赛", "games / matches completed"),
-    "commands": ("发送指令 · 每秒", "commands sent · per s"),
-    "latency": ("出牌→广播延迟 ms", "act→event latency ms"),
-    "timeouts": ("超时托管", "timeouts (托管 by the timer)"),
-    "drops": ("掉线 / 重连", "drops / reconnects"),
-    "toggles": ("托管切换", "托管 toggles"),
-    "escapes": ("逃跑", "escapes"),
-    "races": ("竞态拒绝（正常）", "refusals by races (expected)"),
-    "wall": ("总用时 s", "wall time s"),
-    "progress": ("混沌测试", "chaos soak"),
-    "first_stalls": ("最先卡住的牌桌：", "first stalls:"),
-    "stall": (
-        "桌 {table}（第{index}张，{phase}）{idle_s} 秒没有进展：最后进展 {last_move}，"
-        "最后事件 v{last_seq} {last_event}",
-        "table {table} (#{index}, {phase}) has not moved on for {idle_s} s: last move "
-        "{last_move}, last event v{last_seq} {last_event}",
-    ),
-}
-
-
-#: A stall's phase in words: (中文, English).
-PHASES = {"playing": ("对局中", "playing"), "starting": ("该开局了", "due to start")}
-
-
-def report_rows(report: ChaosReport, lang: str) -> list[tuple[str, str]]:
-    """The report as (label, value) rows in ``lang``."""
-    pick = 0 if lang == "zh" else 1
-    s = report.settings
-    races = " · ".join(f"{code} {n}" for code, n in sorted(report.races.items())) or "0"
-    rows = {
-        "tables": f"{s.tables} / {report.tables_created}",
-        "settings": f"{s.timer} · {s.grace:g} · {s.stall_after:g}",
-        "manners": f"{s.think:g} · {s.chaos_every:g}",
-        "stalls": str(report.stalls),
-        "errors": str(report.errors),
-        "games": f"{report.games_completed} / {report.matches_completed}",
-        "commands": f"{report.commands} · {report.commands_per_s:.1f}",
-        "latency": report.latency_text(),
-        "timeouts": str(report.timeouts),
-        "drops": f"{report.drops} / {report.reconnects}",
-        "toggles": str(report.toggles),
-        "escapes": str(report.escapes),
-        "races": races,
-        "wall": f"{report.play_s:.1f}",
-    }
-    return [(LABELS[key][pick], value) for key, value in rows.items()]
-
-
-def chaos_command(
-    console: Console, url: str, settings: ChaosSettings, json_file: Path | None, lang: str
-) -> None:
-    """Run the soak under a progress bar over its time, print the report, write the JSON; exit
-    1 on any stall or error."""
-    pick = 0 if lang == "zh" else 1
-    label = LABELS["progress"][pick]
-    with Progress(console=console, transient=True) as bar, cannot_run(console, lang):
-        task = bar.add_task(label, total=settings.minutes * 60)
-
-        def update(elapsed: float, report: ChaosReport) -> None:
-            counts = f"{report.games_completed} · {report.stalls} · {report.errors}"
-            bar.update(task, completed=elapsed, description=f"{label} {counts}")
-
-        report = asyncio.run(chaos_soak(url, settings, update))
-    stalls = [
-        "  " + LABELS["stall"][pick].format(**(stall | {"phase": PHASES[stall["phase"]][pick]}))
-        for stall in report.first_stalls
-    ]
-    notes = [LABELS["first_stalls"][pick], *stalls] if stalls else []
-    show(console, LABELS["title"][pick], report_rows(report, lang), report, json_file, lang, notes)

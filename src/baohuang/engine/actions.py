@@ -154,31 +154,22 @@ def parse_action(text: str) -> Action:
     """Parse an action in the notation above (Chinese words accepted too)."""
     words = text.strip().split()
     if not words:
-        raise NotationError(
-            "empty action: type a play (BB999 or 9h 9h 9s B B) or pass",
-            "没有输入：请出牌（BB999 或 9h 9h 9s B B）或 过",
-        )
+        raise NotationError("error.action.empty")
     head = words[0].lower()
     if len(words) == 1 and head in _WORDS:
         return _WORDS[head]
     if head in ("escape", "逃跑"):
         if len(words) != 2 or words[1] not in "01234":
-            raise NotationError(
-                f"{head!r} takes a seat 0-4, like 'escape 3'",
-                f"{head!r} 后面要跟座位 0-4，如 '逃跑 3'",
-            )
+            raise NotationError("error.action.escape_seat", word=head)
         return Escape(int(words[1]))
     verb = _CARD_VERBS.get(head)
     if verb is not None:
         if len(words) != 2:
-            raise NotationError(
-                f"{head!r} takes one card, like '{head} 9h'",
-                f"{head!r} 后面要跟一张牌，如 '{head} 9h'",
-            )
+            raise NotationError("error.action.one_card", word=head)
         return verb(Card.parse(words[1]))
     if all(set(word) <= _RANK_ONLY for word in words):
         return Play.parse("".join(words))  # ranks alone, spaced or not: 9 9 B, BB999
     cards = parse_cards(text)
     if not cards:
-        raise NotationError(f"no cards in {text!r}", f"{text!r} 里没有牌")
+        raise NotationError("error.action.no_cards", text=text)
     return PlayCards(tuple(cards))

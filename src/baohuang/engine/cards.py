@@ -32,10 +32,6 @@ NUM_CARD_IDS = 56
 RANK_NAMES_ZH = [*"3456789", "10", "J", "Q", "K", "A", "2", "小王", "大王"]
 
 
-CARD_HELP = "write rank+suit like 9h, Ts, 10s, or B, R, B*, R*"
-CARD_HELP_ZH = "请写点数加花色，如 9h、Ts、10s，或 B、R、B*、R*"
-
-
 def rank_index(symbol: str) -> int:
     """The rank index of a rank symbol (``"T"`` and ``"10"`` are both ten)."""
     if symbol == "10":
@@ -43,10 +39,7 @@ def rank_index(symbol: str) -> int:
     i = RANK_SYMBOLS.find(symbol.upper()) if len(symbol) == 1 else -1
     if i < 0:
         ranks = " ".join(RANK_SYMBOLS)
-        raise NotationError(
-            f"unknown rank {symbol!r}: ranks are {ranks} (or 10)",
-            f"没有点数 {symbol!r}：点数为 {ranks}（10 也可写作 T）",
-        )
+        raise NotationError("error.card.rank", rank=symbol, ranks=ranks)
     return i
 
 
@@ -80,9 +73,7 @@ class Card:
         card = _CARD_BY_TEXT.get(_canonical(text))
         if card is None:
             bad = text.strip()
-            raise NotationError(
-                f"bad card {bad!r}: {CARD_HELP}", f"牌 {bad!r} 写法有误：{CARD_HELP_ZH}"
-            )
+            raise NotationError("error.card.bad", card=bad)
         return card
 
 
@@ -138,10 +129,7 @@ def parse_cards(text: str | Iterable[str | Card]) -> list[Card]:
         m = _TOKEN.match(text, pos)
         if m is None:
             bad = text[pos:].split()[0] if text[pos:].split() else text[pos:]
-            raise NotationError(
-                f"bad card {bad!r} in {text!r}: {CARD_HELP}",
-                f"{text!r} 中的牌 {bad!r} 写法有误：{CARD_HELP_ZH}",
-            )
+            raise NotationError("error.card.bad_in", card=bad, text=text)
         cards.append(_CARD_BY_TEXT[_canonical(m.group(1))])
         pos = m.end()
     return cards

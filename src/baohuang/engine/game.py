@@ -52,9 +52,11 @@ from .errors import IllegalActionError as IllegalActionError
 from .movegen import SIX, THREE, plays_for
 from .plays import Play, allowed, beats, must_empty_hand
 from .roles import RolePhases
+from .rounds import game_over, going_out, next_holder, next_leader, round_over
 from .rules import Rules
 from .scoring import GameResult, Outcome, escape_scores, outcome, score
-from .state import PHASE_ZH, SEATS, GameState
+from .state import SEATS, GameState
+from .views import View, build_view
 
 #: The flat lists a clone copies (the rest are immutable values or nested, see clone()).
 _LIST_SLOTS = (
@@ -129,10 +131,10 @@ class Game(RolePhases):
             action = parse_action(action)
         seat = self.current_seat
         if seat is None:
-            raise IllegalActionError("the game is over: no more actions", "本局已结束，不能再行动")
+            raise IllegalActionError("error.game.over")
         if isinstance(action, Escape):
             if action.seat not in range(SEATS):
-                raise IllegalActionError(f"no seat {action.seat}", f"没有座位{action.seat}")
+                raise IllegalActionError("error.game.no_seat", seat=action.seat)
             seat = action.seat
         elif self.phase == "play":
             if isinstance(action, Play):
@@ -140,19 +142,13 @@ class Game(RolePhases):
             elif isinstance(action, PlayCards):
                 self._check_play(seat, action.play, action.cards)
             elif not isinstance(action, Pass):
-                raise IllegalActionError(
-                    f"it is the play phase: {action} is not a play or pass",
-                    f"现在是出牌阶段：{action} 不是出牌也不是过",
-                )
+                raise IllegalActionError("error.game.not_a_play", action=str(action))
             elif self.lead is None:
-                raise IllegalActionError(
-                    "you lead this round (发牌): you cannot pass", "这一轮由你发牌，不能过"
-                )
+                raise IllegalActionError("error.game.must_lead")
         elif action not in self._legal_now():
             options = ", ".join(str(a) for a in self._legal_now())
             raise IllegalActionError(
-                f"you cannot {action} now, in the {self.phase} phase; legal: {options}",
-                f"现在是{PHASE_ZH[self.phase]}阶段，你不能 {action}；可以：{options}",
+                f"error.game.phase.{self.phase}", action=str(action), options=options
             )
         self.actions.append((seat, action))
         self._dispatch(seat, action)
@@ -171,12 +167,10 @@ class Game(RolePhases):
 
     def events_for(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
         """The events after sequence number ``since`` as ``seat`` may see them (R14)."""
-        return [e.for_seat(seat) for e in self.events[since:]]
+        return [e.to_json(seat) for e in self.events[since:]]
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """Everything ``seat`` may know now (R14), JSON-serialisable; ``None`` for a spectator."""
-        from .views import build_view
-
+    def view(self, seat: int | None) -> View:
+        """Everything ``seat`` may know now (R14); ``None`` for a spectator."""
         return build_view(self, seat)
 
     # ------------------------------------------------------------------ play phase (R6)
@@ -184,33 +178,21 @@ class Game(RolePhases):
     def _check_play(self, seat: int, play: Play, cards: Iterable[Card] | None = None) -> Play:
         """Raise unless ``seat`` may make ``play`` now (with exactly ``cards``, if given)."""
         if not allowed(play, self.rules):
-            raise IllegalActionError(
-                f"{play}: 2s fill a set of another rank only with twos_wild (R5.2)",
-                f"{play}：只有“2 可以配牌”的规则下，2 才能配别的点数（R5.2）",
-            )
+            raise IllegalActionError("error.game.twos_wild", play=str(play))
         if cards is not None:
             row = self.cards[seat]
             for card, n in Counter(cards).items():
                 if row[card.id] < n:
                     raise IllegalActionError(
-                        f"you hold {row[card.id]} × {card}, cannot play {n}",
-                        f"你只有 {row[card.id]} 张 {card}，出不了 {n} 张",
+                        "error.game.too_few", held=row[card.id], card=str(card), n=n
                     )
         elif not play.fits(self.counts[seat]):
-            raise IllegalActionError(
-                f"you do not hold the cards for {play}", f"你手里没有 {play} 这些牌"
-            )
+            raise IllegalActionError("error.game.not_held", play=str(play))
         if self.lead is not None and not beats(play, self.lead, self.rules):
-            raise IllegalActionError(
-                f"{play} does not beat {self.lead} (R4: same size, every card higher)",
-                f"{play} 管不上 {self.lead}（R4：张数相同，每张都要更大）",
-            )
+            raise IllegalActionError("error.game.not_beat", play=str(play), lead=str(self.lead))
         if must_empty_hand(play, self.rules) and play.size != self.sizes[seat]:
-            name, section = ("6", "R6.7 憋6") if play.has_rank(SIX) else ("3", "R6.8 清3")
-            raise IllegalActionError(
-                f"{play}: {name}s must be the final play, all at once ({section})",
-                f"{play}：{name} 必须留到最后一手一次出完（{section}）",
-            )
+            rank, rule = ("6", "R6.7 憋6") if play.has_rank(SIX) else ("3", "R6.8 清3")
+            raise IllegalActionError("error.game.final_play", play=str(play), rank=rank, rule=rule)
         return play
 
     def cards_for(self, seat: int, play: Play) -> list[Card]:
@@ -265,7 +247,7 @@ class Game(RolePhases):
             self._go_out(seat)
             if self.phase == "over":
                 return
-        self.current_seat = self._next_active(seat)
+        self.current_seat = next_holder(self.sizes, seat)
 
     def _reveal_by_play(self, seat: int) -> None:
         """R8.8 / R9.4: the guard plays the called card or B*; R9.4: a dark solo plays B*."""
@@ -292,27 +274,23 @@ class Game(RolePhases):
 
     def _go_out(self, seat: int) -> None:
         """R6.4: an empty hand is out; R6.6: one seat left with cards ends the game (大落)."""
-        self.places.append(seat)
-        self._event("out", {"seat": seat, "place": len(self.places)})
-        if len(self.places) == SEATS - 1:
-            last = next(s for s in range(SEATS) if s not in self.places)
-            self.places.append(last)
-            self._event("out", {"seat": last, "place": SEATS})
+        for out in going_out(self.places, seat):
+            self.places.append(out)
+            self._event("out", {"seat": out, "place": len(self.places)})
+        if game_over(self.places):
             self._finish()
 
     def _pass(self, seat: int) -> None:
+        """A pass: the next holder acts (R6.2), or the round ends (R6.3, R6.5 接风)."""
         self.passes += 1
         self._event("pass", {"seat": seat})
         self.trick.append((seat, "pass"))
-        last = self.last_player
-        holding = SEATS - len(self.places)
-        others = holding - (1 if self.sizes[last] else 0)
-        if self.passes < others:
-            self.current_seat = self._next_active(seat)
-        elif self.sizes[last]:
-            self._start_round(last, jiefeng=False)  # R6.3
+        sizes, last = self.sizes, self.last_player
+        if round_over(sizes, last, self.passes, self.places):
+            leader = next_leader(sizes, last)
+            self._start_round(leader, jiefeng=leader != last)  # R6.5: the lead moved on
         else:
-            self._start_round(self._next_active(last), jiefeng=True)  # R6.5 接风
+            self.current_seat = next_holder(sizes, seat)
 
     def _finish(self) -> None:
         """R10 scores; the game's result."""

@@ -86,7 +86,7 @@ class Play:
         except IndexError:
             raise _no_such_play(rank, count, small, big, twos) from None
         if play is None:
-            raise NotationError("a play needs at least one card", "出牌至少要一张")
+            raise NotationError("error.play.no_cards")
         return play
 
     @staticmethod
@@ -98,33 +98,21 @@ class Play:
         """
         src = text.strip().upper().replace("10", "T")
         if not src:
-            raise NotationError(
-                "empty play: write ranks like BB999, or pass",
-                "没有出牌：请写 BB999 这样的点数，或 过",
-            )
+            raise NotationError("error.play.empty")
         others = [ch for ch in src if ch not in "BR" and not ch.isspace()]
         for ch in others:
             if ch not in RANK_SYMBOLS:
                 ranks = " ".join(RANK_SYMBOLS)
-                raise NotationError(
-                    f"bad rank {ch!r} in play {text!r}: ranks are {ranks}",
-                    f"{text!r} 中的 {ch!r} 不是点数：点数为 {ranks}",
-                )
+                raise NotationError("error.play.rank", rank=ch, text=text, ranks=ranks)
         kinds = set(others) - {"2"}
         if len(kinds) > 1:
             mixed = "".join(sorted(kinds))
-            raise NotationError(
-                f"play {text!r} mixes ranks {mixed}: a play is one rank plus jokers (R3)",
-                f"{text!r} 混了点数 {mixed}：一套牌只能是同一点数加王（R3）",
-            )
+            raise NotationError("error.play.mixed", text=text, ranks=mixed)
         twos = others.count("2")
         small, big = src.count("B"), src.count("R")
         naturals = len(others) - twos
         if big > MAX_JOKERS or small > MAX_JOKERS or max(twos, naturals) > MAX_RANK_COUNT:
-            raise NotationError(
-                f"play {text!r} has more cards of a kind than four decks hold",
-                f"{text!r} 的同种牌比四副牌还多",
-            )
+            raise NotationError("error.play.too_many", text=text)
         if not kinds:
             return Play.of(TWO, twos, small, big)
         return Play.of(rank_index(kinds.pop()), naturals, small, big, twos)
@@ -142,10 +130,7 @@ class Play:
                 twos += 1
             elif count and card.rank != rank:
                 a, b = RANK_SYMBOLS[rank], RANK_SYMBOLS[card.rank]
-                raise NotationError(
-                    f"cards mix ranks {a} and {b}: a play is one rank plus jokers (R3)",
-                    f"这些牌混了点数 {a} 和 {b}：一套牌只能是同一点数加王（R3）",
-                )
+                raise NotationError("error.play.mixed_cards", a=a, b=b)
             else:
                 rank, count = card.rank, count + 1
         if not count:
@@ -168,8 +153,7 @@ class Play:
 
 def _no_such_play(rank: int, count: int, small: int, big: int, twos: int) -> NotationError:
     return NotationError(
-        f"no such play: {count} of rank {rank}, {twos} filler 2s, {small} B, {big} R",
-        f"没有这样的牌：{count} 张点数 {rank}，{twos} 张补位的 2，{small} 个小王，{big} 个大王",
+        "error.play.no_such", count=count, rank=rank, twos=twos, small=small, big=big
     )
 
 

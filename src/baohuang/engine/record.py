@@ -72,13 +72,10 @@ def read_record(path: str | Path) -> dict[str, Any]:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
-        raise RecordError(
-            f"cannot read {path}: {exc.strerror}", zh=f"读不了 {path}：{exc.strerror}"
-        ) from None
+        reason = str(exc.strerror)
+        raise RecordError("error.record.unreadable", path=str(path), reason=reason) from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise RecordError(
-            f"{path} is not a JSON record: {exc}", zh=f"{path} 不是 JSON 牌谱：{exc}"
-        ) from None
+        raise RecordError("error.record.not_json", path=str(path), reason=str(exc)) from None
     check_record(data)
     return data  # type: ignore[no-any-return]
 
@@ -86,38 +83,24 @@ def read_record(path: str | Path) -> dict[str, Any]:
 def check_record(data: Any) -> None:
     """Raise :class:`RecordError` unless ``data`` has the record's envelope."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise RecordError(
-            f'not a {FORMAT} file (no "format": "{FORMAT}")', zh=f"不是 {FORMAT} 牌谱文件"
-        )
+        raise RecordError("error.record.format", format=FORMAT)
     version = data.get("version")
     if version not in VERSIONS:
-        raise RecordError(
-            f"record version {version!r} is not supported (want one of {VERSIONS})",
-            zh=f"不支持牌谱版本 {version!r}（应为 {VERSIONS} 之一）",
-        )
+        raise RecordError("error.record.version", version=repr(version), versions=str(VERSIONS))
     dealt = ("deals", list) if version >= 2 else ("seed", (int, str))
     for key, kind in (("rules", dict), ("actions", list), dealt):
         if not isinstance(data.get(key), kind):
-            raise RecordError(
-                f"record field {key!r} is missing or has the wrong type",
-                zh=f"牌谱缺少字段 {key!r} 或类型不对",
-            )
+            raise RecordError("error.record.field", field=key)
     made = rules_version(data)
     if not 1 <= made <= RULES_VERSION:
-        raise RecordError(
-            f"the record's rules_version {made} is newer than this engine's ({RULES_VERSION})",
-            zh=f"牌谱的规则版本 {made} 比本程序的（{RULES_VERSION}）还新",
-        )
+        raise RecordError("error.record.newer", made=made, engine=RULES_VERSION)
 
 
 def rules_version(data: dict[str, Any]) -> int:
     """The reading of the rules a record was made under (1 before the field existed)."""
     made = data.get("rules_version", 1)
     if not isinstance(made, int) or isinstance(made, bool):
-        raise RecordError(
-            f"record field 'rules_version' must be a whole number, not {made!r}",
-            zh=f"牌谱字段 'rules_version' 应为整数，不是 {made!r}",
-        )
+        raise RecordError("error.record.rules_version", value=repr(made))
     return made
 
 
@@ -127,17 +110,15 @@ def _check_events(game: Game, recorded: Any) -> None:
         return
     replayed = game.events_for(None)
     if not isinstance(recorded, list):
-        raise RecordError("record field 'events' must be a list", zh="牌谱字段 'events' 应为列表")
+        raise RecordError("error.record.events")
     for seq, (mine, theirs) in enumerate(zip(replayed, recorded, strict=False)):
         if mine != theirs:
             raise RecordError(
-                f"event {seq} differs: replayed {mine}, recorded {theirs}",
-                zh=f"第 {seq} 个事件不符：重放为 {mine}，牌谱为 {theirs}",
+                "error.record.event_differs", seq=seq, replayed=str(mine), recorded=str(theirs)
             )
     if len(replayed) != len(recorded):
         raise RecordError(
-            f"the record has {len(recorded)} events, the replay {len(replayed)}",
-            zh=f"牌谱有 {len(recorded)} 个事件，重放得到 {len(replayed)} 个",
+            "error.record.event_count", recorded=len(recorded), replayed=len(replayed)
         )
 
 
@@ -155,11 +136,7 @@ def replay(data: dict[str, Any]) -> Game:
         if made == RULES_VERSION:
             raise
         raise RecordError(
-            f"this record predates a rules change (made under rules version {made}, this engine "
-            f"plays version {RULES_VERSION}; docs/rules.md lists the changes) and does not "
-            f"replay: {exc}",
-            zh=f"这份牌谱早于规则修订（记录时规则版本 {made}，本程序为版本 {RULES_VERSION}；"
-            f"修订见 docs/rules.md），无法重放：{exc.text('zh')}",
+            "error.record.predates", made=made, engine=RULES_VERSION, reason=exc
         ) from None
 
 
@@ -181,39 +158,30 @@ def _replay(data: dict[str, Any]) -> Game:
         before = data.get("previous")
         previous = GameResult.from_dict(before) if before else None
     except (RulesError, ValueError, TypeError) as exc:
-        raise RecordError(
-            f"bad rules or previous result: {exc}", zh=f"规则或上一局结果有误：{exc}"
-        ) from None
+        raise RecordError("error.record.setup", reason=str(exc)) from None
     game = start_game(data, rules, previous)
     for index, entry in enumerate(data["actions"]):
         if not isinstance(entry, dict) or "action" not in entry or "seat" not in entry:
-            raise RecordError("entry needs a seat and an action", index, "需要座位和动作")
+            raise RecordError("error.record.entry", index)
         try:
             action = parse_action(str(entry["action"]))
             actor = action.seat if isinstance(action, Escape) else game.current_seat
             if entry["seat"] != actor:
                 raise IllegalActionError(
-                    f"recorded for seat {entry['seat']}, but seat {actor} is to act",
-                    f"记的是座位{entry['seat']}，但该座位{actor}行动",
+                    "error.record.wrong_seat", recorded=str(entry["seat"]), actor=str(actor)
                 )
             game.apply(action)
         except (NotationError, IllegalActionError) as exc:
             seat, text = entry["seat"], entry["action"]
             raise RecordError(
-                f"seat {seat}, {text!r}: {exc}", index, f"座位{seat} {text!r}：{exc.text('zh')}"
+                "error.record.action", index, seat=str(seat), action=str(text), reason=exc
             ) from None
     recorded = data.get("result")
     if recorded is not None:
         if game.result is None:
-            raise RecordError(
-                "the record has a result, but its actions do not finish the game",
-                zh="牌谱有结果，但动作没有打完这一局",
-            )
+            raise RecordError("error.record.unfinished")
         if game.result.to_dict() != recorded:
             replayed = game.result.to_dict()
-            raise RecordError(
-                f"replayed result {replayed} differs from the recorded {recorded}",
-                zh=f"重放结果 {replayed} 与牌谱记录 {recorded} 不符",
-            )
+            raise RecordError("error.record.result", replayed=str(replayed), recorded=str(recorded))
     _check_events(game, data.get("events"))
     return game

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 from .actions import (
     ACCEPT,
@@ -52,8 +52,9 @@ from .cards import (
     parse_cards,
 )
 from .errors import RecordError
+from .events import Poll
 from .scoring import tribute_payments, tribute_transfers
-from .state import SEATS, GameState, Poll
+from .state import SEATS, GameState
 
 #: Candidate turns before the deal is void: R8.6 c0 twice around, R9.3 two laps, R11.2 two laps.
 CHAIN_TURNS = {"called": SEATS + 1, "fixed": 2 * SEATS, "kk_classic": 2 * SEATS}
@@ -265,7 +266,9 @@ class RolePhases(GameState):
             return max(suited, key=lambda c: (c.rank, -c.id)) if suited else None
         return None
 
-    def _pass_pile(self, seat: int, kind: str, auto: bool = False) -> None:
+    def _pass_pile(
+        self, seat: int, kind: Literal["decline", "transfer"], auto: bool = False
+    ) -> None:
         """Hand the pile to the 上家 (a decline, or weihai's 转让), adding the yield card.
 
         A 转让 shows that ``seat`` holds B*: it reveals the guard (R9.3, R14)."""
@@ -512,14 +515,8 @@ def laid_out(
         start, first = int(deal["start"]), int(deal["first"])
         hands = [parse_cards(hand) for hand in deal["hands"]]
     except (IndexError, KeyError, TypeError, ValueError) as exc:
-        raise RecordError(
-            f"the record's deal {number} is missing or malformed: {exc}",
-            zh=f"牌谱的第 {number} 次发牌缺失或有误：{exc}",
-        ) from None
+        raise RecordError("error.record.deal", number=number, reason=str(exc)) from None
     dealt = sorted(card for hand in hands for card in hand)
     if len(hands) != SEATS or {start, first} - set(range(SEATS)) or dealt != sorted(pack):
-        raise RecordError(
-            f"the record's deal {number} is not five hands of this pack",
-            zh=f"牌谱的第 {number} 次发牌不是这副牌的五手牌",
-        )
+        raise RecordError("error.record.deal_pack", number=number)
     return start, first, hands

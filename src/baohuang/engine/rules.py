@@ -77,9 +77,7 @@ class Rules:
         base = PRESETS.get(name)
         if base is None:
             names = ", ".join(PRESETS)
-            raise RulesError(
-                f"unknown preset {name!r}: presets are {names}", f"没有预设 {name!r}：可选 {names}"
-            )
+            raise RulesError("error.rules.preset", preset=name, presets=names)
         return base.with_options(**options)
 
     def with_options(self, **options: Any) -> Rules:
@@ -87,10 +85,7 @@ class Rules:
         unknown = sorted(set(options) - OPTIONS)
         if unknown:
             names = ", ".join(sorted(OPTIONS))
-            raise RulesError(
-                f"unknown option {unknown[0]!r}: options are {names}",
-                f"没有选项 {unknown[0]!r}：可选 {names}",
-            )
+            raise RulesError("error.rules.option", option=unknown[0], options=names)
         return self._with(options)
 
     def _with(self, values: dict[str, Any]) -> Rules:
@@ -107,63 +102,29 @@ class Rules:
             if get_origin(hint) is Literal and value not in get_args(hint):
                 allowed = ", ".join(get_args(hint))
                 raise RulesError(
-                    f"{name} must be one of {allowed}, not {value!r}",
-                    f"{name} 只能是 {allowed} 之一，不是 {value!r}",
+                    "error.rules.choice", name=name, allowed=allowed, value=repr(value)
                 )
             if hint in (bool, str, int) and (
                 not isinstance(value, hint) or (hint is int and isinstance(value, bool))
             ):
-                en, zh = {
-                    bool: ("true or false", "true 或 false"),
-                    str: ("a string", "一个字符串"),
-                    int: ("a whole number", "一个整数"),
-                }[hint]
-                raise RulesError(
-                    f"option {name} takes {en}, not {value!r}",
-                    f"选项 {name} 要填 {zh}，不是 {value!r}",
-                )
+                raise RulesError(f"error.rules.takes_{hint.__name__}", name=name, value=repr(value))
         lowest = self.lowest_rank
         if self.hold_sixes and lowest > rank_index("6"):
-            raise RulesError(
-                f"hold_sixes needs 6s, but ranks start at {self.ranks_from}",
-                f"憋6（hold_sixes）要有 6，可牌从 {self.ranks_from} 开始",
-            )
+            raise RulesError("error.rules.hold_sixes", ranks_from=self.ranks_from)
         if self.hold_threes and lowest > 0:
-            raise RulesError(
-                f"hold_threes needs 3s, but ranks start at {self.ranks_from}",
-                f"清3（hold_threes）要有 3，可牌从 {self.ranks_from} 开始",
-            )
+            raise RulesError("error.rules.hold_threes", ranks_from=self.ranks_from)
         if lowest > rank_index("6"):
-            raise RulesError(
-                f"ranks_from may be 3, 4, 5 or 6, not {self.ranks_from}",
-                f"ranks_from 只能是 3、4、5 或 6，不是 {self.ranks_from}",
-            )
+            raise RulesError("error.rules.ranks_from", ranks_from=self.ranks_from)
         if not 0 <= self.removed_sixes <= 4 or (self.removed_sixes and lowest > rank_index("6")):
-            raise RulesError(
-                f"removed_sixes must be 0-4 with 6s in the pack, not {self.removed_sixes}",
-                f"removed_sixes 只能是 0-4，且牌里要有 6，不是 {self.removed_sixes}",
-            )
+            raise RulesError("error.rules.removed_sixes", value=self.removed_sixes)
         if self.hold_sixes and self.hold_threes:
-            raise RulesError(
-                "hold_sixes and hold_threes together: a hand of 6s and 3s could never go out, "
-                "since each must be the final play (R6.7, R6.8)",
-                "憋6 和 清3 不能同时用：只剩 6 和 3 的手牌永远出不完"
-                "（R6.7、R6.8 都要求最后一手出完）",
-            )
+            raise RulesError("error.rules.sixes_threes")
         if self.roast and self.qq_jokers:
-            raise RulesError(
-                "roast (R5.1) and the QQ joker rule (R5.2) are two different joker rules",
-                "烤牌（R5.1）和 QQ 王规则（R5.2）是两种不同的王牌规则，只能用一种",
-            )
+            raise RulesError("error.rules.roast_qq")
         if (self.emperor_card_aside or self.qq_chain) != (self.selection == "called") or (
             self.emperor_card_aside and self.qq_chain
         ):
-            raise RulesError(
-                "a called guard's chain either sets the emperor card aside (R8.1) or is the QQ "
-                "chain (R8.9), one of them, and only when the guard is called",
-                "叫牌定保皇派时，皇牌要么放在一边（R8.1），要么用 QQ 的传法（R8.9），二者选一；"
-                "其他玩法都不用",
-            )
+            raise RulesError("error.rules.chain")
         family_only = {
             "open_solo_anyone": "fixed",
             "yielding": "fixed",
@@ -174,14 +135,10 @@ class Rules:
         for name, selection in family_only.items():
             if getattr(self, name) and self.selection != selection:
                 raise RulesError(
-                    f"{name} needs selection={selection}, not {self.selection}",
-                    f"{name} 只用于 selection={selection}，不是 {self.selection}",
+                    "error.rules.family", name=name, selection=selection, actual=self.selection
                 )
         if self.kick and not self.rebellion:
-            raise RulesError(
-                "kick (踢, R9.6) follows rebellion (造反, R9.5): turn rebellion on",
-                "踢（R9.6）跟在造反（R9.5）之后：要先开造反",
-            )
+            raise RulesError("error.rules.kick")
 
     @property
     def marked(self) -> str:
@@ -197,14 +154,11 @@ class Rules:
     def lowest_rank(self) -> int:
         """The rank index of ``ranks_from``."""
         if not isinstance(self.ranks_from, str):
-            raise RulesError(
-                f"ranks_from must be a rank like 3 or 6, not {self.ranks_from!r}",
-                f"ranks_from 要填一个点数，如 3 或 6，不是 {self.ranks_from!r}",
-            )
+            raise RulesError("error.rules.ranks_from_type", value=repr(self.ranks_from))
         try:
             return rank_index(self.ranks_from)
         except NotationError as exc:
-            raise RulesError(f"ranks_from: {exc}", f"ranks_from：{exc.text('zh')}") from None
+            raise RulesError("error.rules.ranks_from_rank", reason=exc) from None
 
     def to_dict(self) -> dict[str, Any]:
         """Every field, JSON-serialisable (as stored in a record)."""
@@ -217,7 +171,7 @@ class Rules:
         unknown = sorted(set(data) - names)
         if unknown:
             listed = ", ".join(unknown)
-            raise RulesError(f"unknown rules field(s) {listed}", f"规则里没有这些字段：{listed}")
+            raise RulesError("error.rules.fields", fields=listed)
         return Rules()._with(data)
 
 
@@ -225,8 +179,7 @@ def _rank_option(value: Any) -> str:
     try:
         return RANK_SYMBOLS[rank_index(str(value))]
     except NotationError as exc:
-        zh = f"选项 ranks_from：{exc.text('zh')}"
-        raise RulesError(f"option ranks_from: {exc}", zh) from None
+        raise RulesError("error.rules.ranks_from_option", reason=exc) from None
 
 
 #: The options a user may set on any preset (R7).

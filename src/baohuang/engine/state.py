@@ -7,23 +7,13 @@ from typing import Any, Literal
 
 from .actions import Action
 from .cards import CARD_TEXT, CARDS, IDS_HIGH_FIRST, Card
-from .events import Event
+from .events import Event, EventKind, Poll
 from .plays import Play
 from .rules import Rules
 from .scoring import GameResult
 
 Phase = Literal["tribute", "candidate", "call", "poll", "play", "over"]
-Poll = Literal["solo", "grab", "show", "rebel", "kick"]
 SEATS = 5
-
-PHASE_ZH = {
-    "tribute": "进贡",
-    "candidate": "选皇帝",
-    "call": "叫牌",
-    "poll": "表态",
-    "play": "出牌",
-    "over": "结束",
-}
 
 
 class GameState:
@@ -173,18 +163,12 @@ class GameState:
         """The seat holding a copy of ``card`` (the first, for cards with copies)."""
         return next((s for s in range(SEATS) if self.cards[s][card.id]), None)
 
-    # ------------------------------------------------------------------ events and turns
+    # ------------------------------------------------------------------ events
 
     def _event(
-        self, kind: str, public: dict[str, Any], private: dict[int, dict[str, Any]] | None = None
+        self,
+        kind: EventKind,
+        public: dict[str, Any],
+        private: dict[int, dict[str, Any]] | None = None,
     ) -> None:
         self.events.append(Event(len(self.events), kind, public, private or {}))
-
-    def _next_active(self, seat: int) -> int:
-        """The next seat in play order that still holds cards."""
-        sizes = self.sizes
-        for i in range(1, SEATS + 1):
-            nxt = (seat + i) % SEATS
-            if sizes[nxt]:
-                return nxt
-        raise AssertionError("no seat holds cards")

@@ -1,20 +1,194 @@
 """Per-seat views (R14): the only way a game's state leaves the engine.
 
-A view is a JSON-serialisable dict of what one seat may know: its own hand and role, and the
-public state. A spectator's view (seat ``None``) holds the public state alone.
+A :class:`View` holds what one seat may know: its own hand and role, and the public state. A
+spectator's view (seat ``None``) holds the public state alone. :meth:`View.to_json` is its
+wire form (the table protocol's ``view``, the browser reads it), :meth:`View.from_json` the
+way back (a remote bot gets views as JSON).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
 
 from .cards import RANK_SYMBOLS
+from .events import Poll
+from .scoring import GameResult
+from .state import Phase
 
 if TYPE_CHECKING:
     from .game import Game
 
+#: A role as its seat (or, once known, everyone) knows it.
+Role = Literal["emperor", "guard", "rebel"]
+#: 明独 (``open``, public) or 暗独 (``dark``, known to the emperor until revealed).
+Solo = Literal["open", "dark"]
 
-def role_of(game: Game, seat: int | None) -> str | None:
+
+@dataclass(frozen=True, slots=True)
+class Lead:
+    """The play to beat in the round in progress (R6.2)."""
+
+    seat: int
+    """The seat that made it."""
+    play: str
+    """The play in rank notation (``99B``)."""
+    cards: tuple[str, ...]
+    """The cards played, in card notation."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "play": self.play, "cards": list(self.cards)}
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> Lead:
+        return Lead(data["seat"], data["play"], tuple(data["cards"]))
+
+
+@dataclass(frozen=True, slots=True)
+class TrickEntry:
+    """One turn of the round in progress, in order."""
+
+    seat: int
+    """The seat that acted."""
+    action: str
+    """The cards played (card notation, space-separated) or ``pass``."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "action": self.action}
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """Everything one seat may know now (R14); see the module docstring."""
+
+    seat: int | None
+    """The seat this view is for; null: a spectator."""
+    phase: Phase
+    """The game's phase."""
+    deal: int
+    """The deal's number in this game (0 first; a void deal, R8.6, deals again)."""
+    turn: int | None
+    """The seat to act; null once the game is over."""
+    hand: tuple[str, ...] | None
+    """The seat's own cards, high first; null for a spectator."""
+    role: Role | None
+    """The seat's role as it knows it; null while unknown."""
+    counts: tuple[int, ...]
+    """Cards held, per seat."""
+    candidate: int | None
+    """The candidate asked to take the emperor card (R8.5), in the candidate phase."""
+    pile: tuple[str, ...]
+    """The emperor pile handed along the candidates (R8.9)."""
+    tribute_due: tuple[int, ...]
+    """The seats still to pay a tribute card (R12), in order."""
+    emperor: int | None
+    """The emperor's seat, once someone took the emperor card (R8.5)."""
+    called: str | None
+    """The called card (R8.7, R11.3)."""
+    solo: Solo | None
+    """The emperor plays alone, as far as this seat may know it."""
+    guard: int | None
+    """The guard, as far as this seat may know it (R8.8: once revealed; the guard itself)."""
+    lead: Lead | None
+    """The play to beat; null when the seat to act leads."""
+    trick: tuple[TrickEntry, ...]
+    """The round in progress, turn by turn."""
+    played: Mapping[str, int]
+    """记牌器: cards played so far by rank symbol (ranks not played are left out)."""
+    places: tuple[int, ...]
+    """The seats out so far, first place first (R6.4)."""
+    marked: str
+    """The marked jokers in the pack: ``RB``, ``R`` or empty (R7)."""
+    poll: Poll | None
+    """The poll in progress, in the poll phase."""
+    open_guard: bool
+    """明保 was declared (R9.4, R8.10)."""
+    guard_revealed: bool
+    """Everyone knows the guard (R8.8, R9.3, R9.4, R9.5)."""
+    rebellion: bool
+    """造反 succeeded (R9.5)."""
+    kicked: bool
+    """踢 was declared (R9.6)."""
+    escaped: int | None
+    """The seat that escaped (逃跑, R10.4), ending the game."""
+    result: GameResult | None
+    """The game's result once it is over."""
+    legal: tuple[str, ...]
+    """The seat's legal actions in notation, when it is to act; else empty."""
+    seq: int
+    """The number of engine events so far."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as JSON-serialisable data (the protocol's ``view``)."""
+        return {
+            "seat": self.seat,
+            "phase": self.phase,
+            "deal": self.deal,
+            "turn": self.turn,
+            "hand": list(self.hand) if self.hand is not None else None,
+            "role": self.role,
+            "counts": list(self.counts),
+            "candidate": self.candidate,
+            "pile": list(self.pile),
+            "tribute_due": list(self.tribute_due),
+            "emperor": self.emperor,
+            "called": self.called,
+            "solo": self.solo,
+            "guard": self.guard,
+            "lead": self.lead.to_json() if self.lead is not None else None,
+            "trick": [entry.to_json() for entry in self.trick],
+            "played": dict(self.played),
+            "places": list(self.places),
+            "marked": self.marked,
+            "poll": self.poll,
+            "open_guard": self.open_guard,
+            "guard_revealed": self.guard_revealed,
+            "rebellion": self.rebellion,
+            "kicked": self.kicked,
+            "escaped": self.escaped,
+            "result": self.result.to_dict() if self.result is not None else None,
+            "legal": list(self.legal),
+            "seq": self.seq,
+        }
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> View:
+        """The view whose :meth:`to_json` is ``data``."""
+        hand, lead, result = data["hand"], data["lead"], data["result"]
+        return View(
+            seat=data["seat"],
+            phase=data["phase"],
+            deal=data["deal"],
+            turn=data["turn"],
+            hand=tuple(hand) if hand is not None else None,
+            role=data["role"],
+            counts=tuple(data["counts"]),
+            candidate=data["candidate"],
+            pile=tuple(data["pile"]),
+            tribute_due=tuple(data["tribute_due"]),
+            emperor=data["emperor"],
+            called=data["called"],
+            solo=data["solo"],
+            guard=data["guard"],
+            lead=Lead.from_json(lead) if lead is not None else None,
+            trick=tuple(TrickEntry(e["seat"], e["action"]) for e in data["trick"]),
+            played=dict(data["played"]),
+            places=tuple(data["places"]),
+            marked=data["marked"],
+            poll=data["poll"],
+            open_guard=data["open_guard"],
+            guard_revealed=data["guard_revealed"],
+            rebellion=data["rebellion"],
+            kicked=data["kicked"],
+            escaped=data["escaped"],
+            result=GameResult.from_dict(result) if result is not None else None,
+            legal=tuple(data["legal"]),
+            seq=data["seq"],
+        )
+
+
+def known_role(game: Game, seat: int | None) -> Role | None:
     """The role as ``seat`` knows it: emperor, guard, rebel, or ``None`` while unknown."""
     if seat is None or game.emperor is None:
         return None
@@ -34,7 +208,7 @@ def known_guard(game: Game, seat: int | None) -> int | None:
     return None
 
 
-def known_solo(game: Game, seat: int | None) -> str | None:
+def known_solo(game: Game, seat: int | None) -> Solo | None:
     """``"open"`` for 明独 (public); ``"dark"`` for 暗独, to the emperor alone until revealed."""
     if game.open_solo:
         return "open"
@@ -44,44 +218,45 @@ def known_solo(game: Game, seat: int | None) -> str | None:
     return None
 
 
-def build_view(game: Game, seat: int | None) -> dict[str, Any]:
+def build_view(game: Game, seat: int | None) -> View:
     """The view of ``game`` for ``seat`` (see the module docstring)."""
     lead = None
     if game.lead is not None:
         cards = next(a for _, a in reversed(game.trick) if a != "pass")
-        lead = {"seat": game.last_player, "play": str(game.lead), "cards": cards.split()}
+        lead = Lead(game.last_player, str(game.lead), tuple(cards.split()))
+    # Lists then tuples: faster than tuple(generator), and a view is built at every decision.
     legal = (
-        [str(a) for a in game.legal_actions()]
+        tuple([str(a) for a in game.legal_actions()])
         if seat is not None and seat == game.current_seat
-        else []
+        else ()
     )
-    return {
-        "seat": seat,
-        "phase": game.phase,
-        "deal": game.deal_no,
-        "turn": game.current_seat,
-        "hand": game.hand_text(seat) if seat is not None else None,
-        "role": role_of(game, seat),
-        "counts": list(game.sizes),
-        "candidate": game.current_seat if game.phase == "candidate" else None,
-        "pile": [str(c) for c in game.pile],
-        "tribute_due": [payer for payer, _ in game.tribute_due],
-        "emperor": game.emperor,
-        "called": str(game.called) if game.called else None,
-        "solo": known_solo(game, seat),
-        "guard": known_guard(game, seat),
-        "lead": lead,
-        "trick": [{"seat": s, "action": a} for s, a in game.trick],
-        "played": {RANK_SYMBOLS[r]: n for r, n in enumerate(game.played) if n},
-        "places": list(game.places),
-        "marked": game.rules.marked,
-        "poll": game.poll,
-        "open_guard": game.open_guard,
-        "guard_revealed": game.guard_revealed,
-        "rebellion": game.rebellion,
-        "kicked": game.kicked,
-        "escaped": game.escaped,
-        "result": game.result.to_dict() if game.result else None,
-        "legal": legal,
-        "seq": len(game.events),
-    }
+    return View(
+        seat=seat,
+        phase=game.phase,
+        deal=game.deal_no,
+        turn=game.current_seat,
+        hand=tuple(game.hand_text(seat)) if seat is not None else None,
+        role=known_role(game, seat),
+        counts=tuple(game.sizes),
+        candidate=game.current_seat if game.phase == "candidate" else None,
+        pile=tuple([str(c) for c in game.pile]),
+        tribute_due=tuple([payer for payer, _ in game.tribute_due]),
+        emperor=game.emperor,
+        called=str(game.called) if game.called else None,
+        solo=known_solo(game, seat),
+        guard=known_guard(game, seat),
+        lead=lead,
+        trick=tuple([TrickEntry(s, a) for s, a in game.trick]),
+        played={symbol: n for symbol, n in zip(RANK_SYMBOLS, game.played, strict=True) if n},
+        places=tuple(game.places),
+        marked=game.rules.marked,
+        poll=game.poll,
+        open_guard=game.open_guard,
+        guard_revealed=game.guard_revealed,
+        rebellion=game.rebellion,
+        kicked=game.kicked,
+        escaped=game.escaped,
+        result=game.result,
+        legal=legal,
+        seq=len(game.events),
+    )

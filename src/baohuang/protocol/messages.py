@@ -14,9 +14,27 @@ this module (``baohuang protocol --out docs``).
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from functools import cache
+from types import UnionType
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    Literal,
+    NotRequired,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+    is_typeddict,
+)
 
-from pydantic import BaseModel, ConfigDict, Field
+import typing_extensions
+from pydantic import BaseModel, ConfigDict, Field, with_config
+
+from ..engine import events
+from ..engine.scoring import GameResult
+from ..engine.views import Lead, TrickEntry, View
 
 #: The protocol's major version, also in the WebSocket URL (``/ws/v1/...``).
 VERSION = 1
@@ -27,10 +45,18 @@ SeatNo = Annotated[int, Field(ge=0, le=SEATS - 1)]
 CommandId = Annotated[str, Field(min_length=1, max_length=64)]
 
 
-class Model(BaseModel):
-    """Strict models: unknown fields are an error, not silently dropped."""
+#: Unknown fields are an error, not silently dropped; the docstrings of fields describe them.
+STRICT = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+# The engine's dataclasses keep this config wherever they appear (a lenient parent, such as
+# EventData, would pass its own on to them).
+for _engine_type in (View, Lead, TrickEntry, GameResult):
+    with_config(STRICT)(_engine_type)
 
-    model_config = ConfigDict(extra="forbid")
+
+class Model(BaseModel):
+    """Strict models (:data:`STRICT`)."""
+
+    model_config = STRICT
 
 
 # ---------------------------------------------------------------------- tables (lobby)
@@ -172,15 +198,8 @@ class Hint(CommandBase):
     op: Literal["hint"]
 
 
-#: The quick messages a seat may send: id → (中文, English).
-SIGNALS: dict[str, tuple[str, str]] = {
-    "hurry": ("快点吧，等得花儿都谢了", "Hurry up, please"),
-    "nice": ("打得漂亮！", "Nice play!"),
-    "partner": ("我是保皇派，别打我！", "I'm on your side!"),
-    "sorry": ("不好意思，手滑了", "Sorry, slip of the hand"),
-    "thanks": ("谢谢配合", "Thanks for the help"),
-    "again": ("再来一局！", "One more game!"),
-}
+#: The quick messages a seat may send, by id; their words are the catalog's ``signal.<id>``.
+SIGNALS = ("hurry", "nice", "partner", "sorry", "thanks", "again")
 
 Command = Annotated[
     Sit | Leave | Ready | AddBot | RemoveBot | Auto | Act | Signal | Hint, Field(discriminator="op")
@@ -211,6 +230,39 @@ ClientMessage = Annotated[ClientHello | ClientCommand | ClientPing, Field(discri
 # ---------------------------------------------------------------------- server → client
 
 
+@cache
+def _typed_dict(cls: type) -> Any:
+    """The engine's stdlib ``TypedDict`` ``cls`` rebuilt as ``typing_extensions``' (pydantic
+    needs that one before Python 3.12; the engine imports nothing but the standard library)."""
+    hints = get_type_hints(cls, include_extras=True)
+    make: Any = typing_extensions.TypedDict
+    rebuilt = make(cls.__name__, {name: _for_pydantic(hint) for name, hint in hints.items()})
+    rebuilt.__doc__, rebuilt.__module__ = cls.__doc__, cls.__module__
+    return with_config(STRICT)(rebuilt)
+
+
+def _for_pydantic(hint: Any) -> Any:
+    """``hint`` with every ``TypedDict`` in it rebuilt by :func:`_typed_dict`."""
+    if is_typeddict(hint):
+        return _typed_dict(hint)
+    origin, args = get_origin(hint), get_args(hint)
+    if not args or origin is Literal:
+        return hint
+    inner = tuple(_for_pydantic(arg) for arg in args)
+    if origin in (Union, UnionType):
+        return Union[inner]  # noqa: UP007 (a union of a runtime tuple)
+    if origin is NotRequired:
+        return NotRequired[inner[0]]
+    return origin[inner]
+
+
+if TYPE_CHECKING:
+    SeatEvent = events.SeatEvent
+else:
+    #: An engine event as this seat sees it (``Event.to_json``), by ``kind``.
+    SeatEvent = Annotated[_for_pydantic(events.SeatEvent), Field(discriminator="kind")]
+
+
 class TurnClock(Model):
     """The countdown of the person the game waits on: when it ends, 托管 plays for them (R13)."""
 
@@ -234,10 +286,10 @@ class EventData(Model):
     - ``sit`` {seat, name, user, bot}; ``leave`` {seat}; ``ready`` {seat, on};
       ``auto`` {seat, on, reason: request|timeout|disconnect|reconnect};
       ``connected`` {seat, on}; ``signal`` {seat, signal, zh, en};
-    - ``start`` {game}: a game of the match begins;
-    - ``game`` {game, events: [engine events, seat-filtered], view?}: the engine events one
-      action caused (``docs/record-format.md`` lists their kinds); a live one carries the
-      seat's fresh view (``Game.view``), replayed ones only on the last;
+    - ``start`` {match, game, events, view?}: a game of the match begins;
+    - ``game`` {game, events, view?}: the engine events one action caused, as this seat sees
+      them (:data:`SeatEvent`); a live one carries the seat's fresh :class:`View`, replayed
+      ones only on the last;
     - ``game_over`` {game, result, scores, totals, record, players, roles, scoring,
       unscored, dissolved}: ``scores`` are the points that count (all 0 when ``unscored`` is
       ``"all_auto"``: R13, every person was on 托管); ``players`` the names by seat; ``roles``
@@ -255,6 +307,14 @@ class EventData(Model):
 
     model_config = ConfigDict(extra="allow")
     kind: str
+    seq: int | None = Field(None, description="In a snapshot's ``history``: the event's number.")
+    game: int | None = Field(None, description="The game's index in the match, from 0.")
+    events: list[SeatEvent] | None = Field(
+        None, description="On ``start`` and ``game``: the engine events, oldest first."
+    )
+    view: View | None = Field(None, description="The seat's view after the events.")
+    table: TableInfo | None = Field(None, description="On events that change the table.")
+    clock: TurnClock | None = Field(None, description="On live events: the turn's countdown.")
 
 
 class Snapshot(Model):
@@ -263,9 +323,9 @@ class Snapshot(Model):
 
     table: TableInfo
     seat: SeatNo | None
-    view: dict[str, Any] | None = Field(description="Game.view(seat) of the current game.")
+    view: View | None = Field(description="Game.view(seat) of the current game.")
     clock: TurnClock | None = None
-    history: list[dict[str, Any]] = Field(
+    history: list[EventData] = Field(
         default_factory=list,
         description="The current (or last) game's events from its start, as this seat sees "
         "them, each with its ``seq``.",
@@ -298,11 +358,16 @@ ErrorCode = Literal[
 
 
 class ErrorData(Model):
-    """A command or message was refused; nothing changed. ``message`` is English, ``zh``
-    Chinese."""
+    """A command or message was refused; nothing changed. ``key`` is the message's id in the
+    catalog (``error.…``; for ``illegal``, the engine error's) and ``params`` fill its
+    ``{fields}``; ``message`` (English) and ``zh`` (Chinese) are the message worded by the
+    server. A field the server words from a nested error is not in ``params``: word the
+    message from ``key`` only when every field is there, else show ``message`` or ``zh``."""
 
     id: str | None = None
     code: ErrorCode
+    key: str
+    params: dict[str, str | int | float]
     message: str
     zh: str
 

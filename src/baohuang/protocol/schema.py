@@ -1,18 +1,28 @@
 """The protocol's documentation, generated: ``docs/protocol.schema.json`` (JSON Schema of
-every message, from the pydantic models) and ``docs/protocol.md`` (the same, readable)."""
+every message, from the pydantic models and the engine's view and event types) and
+``docs/protocol.md`` (the same, readable)."""
 
 from __future__ import annotations
 
 import inspect
 import json
+from collections.abc import Mapping
 from pathlib import Path
-from types import UnionType
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
+from types import EllipsisType, UnionType
+from typing import Annotated, Any, Literal, NotRequired, Union, get_args, get_origin, get_type_hints
 
 from pydantic import BaseModel, TypeAdapter
 
+from ..engine import events
+from ..engine.scoring import GameResult
+from ..engine.views import Lead, TrickEntry, View
+from ..text.catalog import MESSAGES
 from . import messages as protocol
-from .messages import ClientMessage, ServerMessage
+from .messages import ClientMessage, SeatEvent, ServerMessage
+
+#: The engine's types in a ``view`` and in ``events``, documented after the models.
+VIEW_TYPES = (View, Lead, TrickEntry, GameResult)
+EVENT_TYPES = (*get_args(events.SeatEvent), events.Transfer, events.TributeCard)
 
 #: The envelopes in the order the docs list them, with one example each.
 EXAMPLES: dict[str, dict[str, Any]] = {
@@ -33,6 +43,8 @@ EXAMPLES: dict[str, dict[str, Any]] = {
         "d": {
             "id": "c8",
             "code": "not_your_turn",
+            "key": "error.server.turn_of",
+            "params": {"seat": 2},
             "message": "it is seat 2's turn",
             "zh": "现在轮到座位2",
         },
@@ -99,9 +111,38 @@ def markdown() -> str:
             )
             lines.append(f"| `{field_name}` | {kind} | {default} | {field.description or ''} |")
         lines.append("")
+    defs = schema()["$defs"]
+    lines += ["## The view", ""]
+    for engine_type in VIEW_TYPES:
+        lines += _engine_type(engine_type, defs[engine_type.__name__])
+    lines += [
+        "## Engine events",
+        "",
+        "The ``events`` of a ``start`` or ``game`` event, as this seat sees them: the public",
+        "fields, and the seat's private ones (optional below) merged in (R14). ``seq`` is the",
+        "event's position in its game's log (from 0), ``kind`` its kind.",
+        "",
+    ]
+    for engine_type in EVENT_TYPES:
+        lines += _engine_type(engine_type, defs[engine_type.__name__])
     lines += ["## Quick signals (心战)", "", "| id | 中文 | English |", "|---|---|---|"]
-    lines += [f"| `{key}` | {zh} | {en} |" for key, (zh, en) in protocol.SIGNALS.items()]
+    signals = ((key, *MESSAGES[f"signal.{key}"]) for key in protocol.SIGNALS)
+    lines += [f"| `{key}` | {zh} | {en} |" for key, zh, en in signals]
     return "\n".join(lines) + "\n"
+
+
+def _engine_type(kind: type, definition: dict[str, Any]) -> list[str]:
+    """The section of an engine dataclass or ``TypedDict``: its fields, their types (an
+    optional one marked) and meanings (from its JSON Schema ``definition``)."""
+    lines = [f"### {kind.__name__}", "", inspect.cleandoc(kind.__doc__ or ""), ""]
+    lines += ["| field | type | meaning |", "|---|---|---|"]
+    described = definition["properties"]
+    for name, hint in get_type_hints(kind, include_extras=True).items():
+        optional = get_origin(hint) is NotRequired
+        kind_text = _type_text(get_args(hint)[0] if optional else hint)
+        meaning = described[name].get("description", "")
+        lines.append(f"| `{name}` | {kind_text}{' (optional)' if optional else ''} | {meaning} |")
+    return [*lines, ""]
 
 
 def _type_text(annotation: Any) -> str:
@@ -110,7 +151,14 @@ def _type_text(annotation: Any) -> str:
 
 
 def _type_name(annotation: Any) -> str:
+    """A type as the docs name it; sequences and mappings by their JSON form (list, dict)."""
+    if annotation is SeatEvent:
+        return "SeatEvent"
     origin, args = get_origin(annotation), get_args(annotation)
+    if origin is tuple and len(args) == 2 and isinstance(args[1], EllipsisType):
+        return f"list[{_type_name(args[0])}]"
+    if origin is Mapping:
+        return f"dict[{', '.join(_type_name(arg) for arg in args)}]"
     if origin is Literal:
         return " | ".join(repr(arg) for arg in args)
     if origin is Annotated:

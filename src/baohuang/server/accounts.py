@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import hashlib
 import secrets
 import time
 import unicodedata
@@ -29,7 +28,8 @@ from .ratelimits import (
     Limits,
 )
 from .refusals import AccountError
-from .store import SessionRow, Store, UserRow
+from .store import LoginRow, Store, UserRow
+from .tokens import hash_token
 
 COOKIE = "bh_session"
 #: A session lasts 30 days.
@@ -48,17 +48,13 @@ def clean_name(name: str) -> str:
     (ｚｈａｎｇ is zhang), so that no name can pass for another."""
     name = unicodedata.normalize("NFKC", name).strip()
     if not 1 <= len(name) <= 20 or any(unicodedata.category(c)[0] == "C" for c in name):
-        raise AccountError(
-            422, "bad_name", "a name has 1 to 20 printable characters", "名字要 1 到 20 个可见字符"
-        )
+        raise AccountError(422, "bad_name", "error.account.name")
     return name
 
 
 def check_password(password: str) -> None:
     if not 8 <= len(password) <= 200:
-        raise AccountError(
-            422, "bad_password", "a password has 8 to 200 characters", "密码要 8 到 200 个字符"
-        )
+        raise AccountError(422, "bad_password", "error.account.password")
 
 
 class Accounts:
@@ -70,23 +66,18 @@ class Accounts:
         self._hashing = asyncio.Semaphore(HASHES_AT_ONCE)
 
     async def guest(self, name: str, address: str) -> tuple[UserRow, str]:
-        self.limits.check(GUESTS, "guests", "创建游客", "guest", address)
+        self.limits.check(GUESTS, "error.rate.guests", "guest", address)
         name = clean_name(name)
         if await self._registered(name) is not None:  # a guest cannot pass for a member
-            raise AccountError(
-                409,
-                "name_taken",
-                f"{name!r} is a registered name: log in, or choose another nickname",
-                f"{name} 是已注册的名字：请登录，或换一个昵称",
-            )
+            raise AccountError(409, "name_taken", "error.account.registered", name=name)
         user = UserRow(name=name, password_hash=None, created=time.time())
         return user, await self._open(user)
 
     async def register(self, name: str, password: str, address: str) -> tuple[UserRow, str]:
         name = clean_name(name)
         check_password(password)
-        self.limits.check(REGISTRATIONS, "registrations", "注册", "register", address)
-        taken = AccountError(409, "name_taken", f"{name!r} is taken", f"{name} 已被注册")
+        self.limits.check(REGISTRATIONS, "error.rate.registrations", "register", address)
+        taken = AccountError(409, "name_taken", "error.account.name_taken", name=name)
         if await self._registered(name) is not None:
             raise taken
         async with self._hashing:  # each hash takes 64 MiB: a few at a time
@@ -104,12 +95,7 @@ class Accounts:
         if self.limits.blocked(LOGIN_FAILURES, address, key) or self.limits.blocked(
             SPRAY_FAILURES, address
         ):
-            raise AccountError(
-                429,
-                "rate_limited",
-                "too many failed logins: try again later",
-                "登录失败次数太多：请稍后再试",
-            )
+            raise AccountError(429, "rate_limited", "error.account.login_limit")
         user = await self._registered(unicodedata.normalize("NFKC", name).strip())
         known = user is not None and user.password_hash is not None
         digest = user.password_hash if user is not None and user.password_hash else _decoy()
@@ -122,7 +108,7 @@ class Accounts:
         if user is None or not (ok and known):
             self.limits.allow(LOGIN_FAILURES, address, key)
             self.limits.allow(SPRAY_FAILURES, address)
-            raise AccountError(401, "bad_login", "wrong name or password", "用户名或密码不对")
+            raise AccountError(401, "bad_login", "error.account.bad_login")
         return user, await self._open(user, existing=True)
 
     async def user_for(self, token: str | None) -> UserRow | None:
@@ -130,7 +116,7 @@ class Accounts:
         if not token:
             return None
         async with self.store.sessions() as session:
-            row = await session.get(SessionRow, _digest(token))
+            row = await session.get(LoginRow, hash_token(token))
             if row is None or time.time() - row.created > SESSION_SECONDS:
                 return None
             return await session.get(UserRow, row.user_id)
@@ -140,7 +126,7 @@ class Accounts:
             return
 
         def work(session: Session) -> None:
-            row = session.get(SessionRow, _digest(token))
+            row = session.get(LoginRow, hash_token(token))
             if row is not None:
                 session.delete(row)
 
@@ -163,11 +149,8 @@ class Accounts:
             if not existing:
                 session.add(user)
                 session.flush()
-            session.add(SessionRow(token_hash=_digest(token), user_id=user.id, created=time.time()))
+            login = LoginRow(token_hash=hash_token(token), user_id=user.id, created=time.time())
+            session.add(login)
 
         await self.store.write(work)
         return token
-
-
-def _digest(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()

@@ -43,9 +43,10 @@ from ..protocol.messages import (
     TableConfig,
 )
 from ..protocol.messages import Hello as HelloData
+from ..text.catalog import MESSAGES
 from . import liveness, metrics
 from .clock import Clock, SystemClock
-from .connection import Conn, Refused, hash_token, message
+from .connection import Conn, Refused, message
 from .mailbox import (
     BotMove,
     Cmd,
@@ -63,6 +64,7 @@ from .seats import Seat
 from .store import Append, GameRow, Store, TableRow, Work
 from .tablelog import ENGINE_KINDS, TABLE_KINDS, Logged
 from .tablestate import TableState
+from .tokens import hash_token
 
 log = logging.getLogger("baohuang.server")
 
@@ -170,7 +172,7 @@ class TableActor(TableState):
         }
 
     def snapshot(self, seat: int | None) -> dict[str, Any]:
-        view = self.game.view(seat) if self.match else None
+        view = self.game.view(seat).to_json() if self.match else None
         return {
             "table": self.info().model_dump(),
             "seat": seat,
@@ -339,9 +341,7 @@ class TableActor(TableState):
 
     async def _hello(self, conn: Conn, hello: HelloData) -> None:
         if conn.greeted:
-            refused = Refused(
-                "not_allowed", "say hello once per connection", "每个连接只能问候一次"
-            )
+            refused = Refused("not_allowed", "error.server.hello_twice")
             conn.send(message("error", self.seq, refused.data(None)))
             return
         conn.greeted = True
@@ -349,14 +349,14 @@ class TableActor(TableState):
         if hello.token:
             digest = hash_token(hello.token)
             seat = next((s for s, c in enumerate(self.seats) if c and c.token_hash == digest), None)
-            why = None
+            bad = None
             if seat is None:
-                why = ("this seat token is not valid at this table", "座位令牌无效")
+                bad = Refused("bad_token", "error.server.token_invalid")
             elif self._seat(seat).user != conn.user:  # only for the player it was issued to
-                why = ("this seat token belongs to another player", "这不是你的座位令牌")
+                bad = Refused("bad_token", "error.server.token_other")
                 seat = None
-            if why is not None:
-                conn.send(message("error", self.seq, Refused("bad_token", *why).data(None)))
+            if bad is not None:
+                conn.send(message("error", self.seq, bad.data(None)))
         conn.seat = seat
         chair = self.seats[seat] if seat is not None else None
         (chair.conns if chair else self.watchers).add(conn)
@@ -426,7 +426,7 @@ class TableActor(TableState):
             return await self._sit(conn, command)
         seat = conn.seat
         if seat is None or self.seats[seat] is None:
-            raise Refused("not_seated", "take a seat first", "请先入座")
+            raise Refused("not_seated", "error.server.not_seated")
         chair = self._seat(seat)
         match command:
             case Act():
@@ -450,30 +450,29 @@ class TableActor(TableState):
     async def _auto(self, seat: int, chair: Seat, command: Auto) -> None:
         """R13: 托管 on or off by the person (off in one's own turn restarts a fair timer)."""
         if not self.in_game():
-            raise Refused("not_allowed", "托管 is only for a game in progress", "对局中才能托管")
+            raise Refused("not_allowed", "error.server.auto_no_game")
         if chair.auto != command.on:
             public = {"seat": seat, "on": command.on, "reason": "request"}
             self._record("auto", public, secret={"id": command.id, "seat": seat})
 
     def _not_playing(self, what: str) -> None:
         if self.status == "playing":
-            raise Refused(
-                "not_allowed", f"{what}: the match is in progress", f"{what}：比赛正在进行"
-            )
+            raise Refused("not_allowed", "error.server.match_on", op=what)
 
     async def _sit(self, conn: Conn, command: Sit) -> dict[str, Any]:
         if conn.user is None:
-            raise Refused("login_required", "log in or choose a nickname first", "请先登录或取昵称")
+            raise Refused("login_required", "error.server.nickname")
         if conn.seat is not None:
-            raise Refused("not_allowed", f"you already sit in seat {conn.seat}", "你已经入座了")
+            raise Refused("not_allowed", "error.server.seated", seat=conn.seat)
         self._not_playing("sit")
         if any(c and c.user == conn.user for c in self.seats):
-            raise Refused("not_allowed", "you already sit at this table", "你已经在这张桌上了")
+            raise Refused("not_allowed", "error.server.at_table")
         free = [s for s, c in enumerate(self.seats) if c is None]
         seat = command.seat if command.seat is not None else (free[0] if free else None)
         if seat is None or seat not in free:
-            what = "the table is full" if seat is None else f"seat {seat} is taken"
-            raise Refused("seat_taken", what, "座位已满" if seat is None else f"座位{seat}已有人")
+            if seat is None:
+                raise Refused("seat_taken", "error.server.table_full")
+            raise Refused("seat_taken", "error.server.seat_taken", seat=seat)
         token = secrets.token_urlsafe(24)
         name = conn.name or f"玩家{conn.user}"
         self._record(
@@ -515,52 +514,44 @@ class TableActor(TableState):
         chair = self.seats[command.seat]
         if isinstance(command, AddBot):
             if chair is not None:
-                raise Refused("seat_taken", f"seat {command.seat} is taken", "座位已有人")
+                raise Refused("seat_taken", "error.server.seat_taken", seat=command.seat)
             self._record("sit", self._bot_public(command.seat, self.config.bot_level))
             await self._maybe_start()
         else:
             if chair is None or chair.bot is None:
-                raise Refused("not_allowed", f"no bot in seat {command.seat}", "这个座位没有机器人")
+                raise Refused("not_allowed", "error.server.no_bot", seat=command.seat)
             self._record("leave", {"seat": command.seat})
 
     async def _signal(self, seat: int, chair: Seat, command: Signal) -> None:
-        texts = SIGNALS.get(command.signal)
-        if texts is None:
+        if command.signal not in SIGNALS:
+            signals = ", ".join(SIGNALS)
             raise Refused(
-                "bad_message",
-                f"unknown signal {command.signal!r}: signals are {', '.join(SIGNALS)}",
-                f"没有这条快捷语 {command.signal!r}",
+                "bad_message", "error.server.signal", signal=command.signal, signals=signals
             )
         now = self.clock.now()
         if now - chair.last_signal < SIGNAL_GAP:
-            raise Refused("not_allowed", "one signal at a time, please", "发言太快了")
+            raise Refused("not_allowed", "error.server.signal_gap")
         chair.last_signal = now
-        zh, en = texts
+        zh, en = MESSAGES[f"signal.{command.signal}"]
         self._record("signal", {"seat": seat, "signal": command.signal, "zh": zh, "en": en})
 
     async def _act(self, seat: int, chair: Seat, seen: int, command: Act) -> None:
         if not self.in_game():
-            raise Refused("not_allowed", "no game is in progress", "现在没有进行中的对局")
+            raise Refused("not_allowed", "error.server.no_game")
         last = self.log.last_game_seq
         if seen < last:
-            raise Refused(
-                "stale",
-                f"made against event {seen}, the game has moved on to {last}",
-                f"指令基于第 {seen} 个事件，牌局已到第 {last} 个",
-            )
-        if self.game.current_seat != seat:
-            turn = self.game.current_seat
-            raise Refused("not_your_turn", f"it is seat {turn}'s turn", f"现在轮到座位{turn}")
+            raise Refused("stale", "error.server.stale", seen=seen, last=last)
+        turn = self.game.current_seat
+        if turn is not None and turn != seat:  # a game in progress has a seat to act
+            raise Refused("not_your_turn", "error.server.turn_of", seat=turn)
         if chair.auto:
-            raise Refused(
-                "not_allowed", "托管 is on: switch it off first", "正在托管：请先取消托管"
-            )
+            raise Refused("not_allowed", "error.server.auto_on")
         try:
             action = parse_action(command.action)
         except BaohuangError as exc:
-            raise Refused("illegal", str(exc), exc.text("zh")) from None
+            raise Refused("illegal", exc.code, **exc.params) from None
         if isinstance(action, Escape):
-            raise Refused("not_allowed", "to escape, leave the table", "要逃跑请离开牌桌")
+            raise Refused("not_allowed", "error.server.escape")
         await self._apply(seat, action, command.id)
 
     async def _apply(self, seat: int, action: Action, command_id: str | None) -> None:
@@ -570,17 +561,17 @@ class TableActor(TableState):
         try:
             game.apply(action)
         except BaohuangError as exc:
-            raise Refused("illegal", str(exc), exc.text("zh")) from None
+            raise Refused("illegal", exc.code, **exc.params) from None
         fresh = game.events[before:]
         private = {
-            s: {"events": [e.for_seat(s) for e in fresh]}
+            s: {"events": [e.to_json(s) for e in fresh]}
             for s in range(SEATS)
             if any(s in e.private for e in fresh)
         }
         applied = str(game.actions[-1][1])
         self._record(
             "game",
-            {"game": self.game_index, "events": [e.for_seat(None) for e in fresh]},
+            {"game": self.game_index, "events": [e.to_json(None) for e in fresh]},
             private,
             {"seat": seat, "action": applied, "id": command_id},
         )
@@ -589,10 +580,10 @@ class TableActor(TableState):
 
     def _hint(self, seat: int) -> str:
         if not self.in_game():
-            raise Refused("not_allowed", "no game is in progress", "现在没有进行中的对局")
+            raise Refused("not_allowed", "error.server.no_game")
         game = self.game
         if game.current_seat != seat:
-            raise Refused("not_your_turn", "it is not your turn", "还没轮到你")
+            raise Refused("not_your_turn", "error.server.not_turn")
         choice = HeuristicBot(self.rules).choose(game.view(seat), game.legal_actions())
         if isinstance(choice, Play):
             return format_cards(game.cards_for(seat, choice))

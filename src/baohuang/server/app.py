@@ -1,7 +1,7 @@
 """The web application (服务器): the HTTP API, the table WebSocket, the browser client.
 
 ``create_app(database)`` builds a FastAPI app; ``baohuang serve`` runs it on uvicorn.
-HTTP errors are ``{"detail": {"code", "message", "zh"}}``.
+HTTP errors are ``{"detail": {"code", "key", "params", "message", "zh"}}``.
 """
 
 from __future__ import annotations
@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import hashlib
+import json
 import logging
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
@@ -34,9 +36,10 @@ from ..protocol.messages import (
     TableConfig,
     TableInfo,
 )
+from ..text.catalog import MESSAGES
 from . import health, metrics
 from .accounts import COOKIE, SESSION_SECONDS, Accounts
-from .connection import Conn, message
+from .connection import Conn, Refused, message
 from .lobby import Lobby
 from .mailbox import Cmd, Gone, Hello
 from .ratelimits import (
@@ -48,15 +51,16 @@ from .ratelimits import (
     Limits,
 )
 from .refusals import AccountError
-from .store import DEFAULT_DATABASE, GameRow, ResultRow, Store, UserRow
+from .settings import DEFAULT_DATABASE
+from .store import GameRow, ResultRow, Store, UserRow
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("baohuang.server")
 CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
 
-#: The session cookie, as a route parameter.
-Session = Annotated[str | None, Cookie(alias=COOKIE)]
+#: The login cookie (its session token), as a route parameter.
+LoginCookie = Annotated[str | None, Cookie(alias=COOKIE)]
 
 
 class Credentials(BaseModel):
@@ -100,13 +104,12 @@ def create_app(database: str = DEFAULT_DATABASE, origins: Sequence[str] = ()) ->
 
     @app.exception_handler(AccountError)
     async def account_error(request: Request, exc: AccountError) -> JSONResponse:
-        detail = {"code": exc.code, "message": exc.message, "zh": exc.zh}
-        return JSONResponse({"detail": detail}, status_code=exc.status)
+        return JSONResponse({"detail": exc.detail()}, status_code=exc.status)
 
     async def user_of(token: str | None) -> UserRow:
         user = await accounts.user_for(token)
         if user is None:
-            raise AccountError(401, "login_required", "log in first", "请先登录")
+            raise AccountError(401, "login_required", "error.account.login_required")
         return user
 
     def opened(request: Request, response: Response, user: UserRow, token: str) -> dict[str, Any]:
@@ -139,13 +142,13 @@ def create_app(database: str = DEFAULT_DATABASE, origins: Sequence[str] = ()) ->
         return opened(request, response, *made)
 
     @app.post("/api/logout")
-    async def logout(response: Response, session: Session = None) -> dict[str, Any]:
+    async def logout(response: Response, session: LoginCookie = None) -> dict[str, Any]:
         await accounts.logout(session)
         response.delete_cookie(COOKIE, path="/")
         return {}
 
     @app.get("/api/me")
-    async def me(session: Session = None) -> dict[str, Any]:
+    async def me(session: LoginCookie = None) -> dict[str, Any]:
         return public_user(await user_of(session))
 
     # ------------------------------------------------------------------ tables
@@ -156,7 +159,7 @@ def create_app(database: str = DEFAULT_DATABASE, origins: Sequence[str] = ()) ->
             "presets": {name: rules.to_dict() for name, rules in PRESETS.items()},
             "options": {name: type(getattr(Rules(), name)).__name__ for name in sorted(OPTIONS)},
             "bot_levels": list(BotLevel.__args__),  # type: ignore[attr-defined]
-            "signals": {key: list(texts) for key, texts in SIGNALS.items()},
+            "signals": {key: list(MESSAGES[f"signal.{key}"]) for key in SIGNALS},
         }
 
     @app.get("/api/tables")
@@ -165,17 +168,17 @@ def create_app(database: str = DEFAULT_DATABASE, origins: Sequence[str] = ()) ->
 
     @app.post("/api/tables")
     async def create_table(
-        config: TableConfig, request: Request, session: Session = None
+        config: TableConfig, request: Request, session: LoginCookie = None
     ) -> TableInfo:
         await user_of(session)
-        limits.check(TABLES, "tables", "建桌", "table", address(request))
+        limits.check(TABLES, "error.rate.tables", "table", address(request))
         return (await lobby.create(config)).info()
 
     @app.get("/api/tables/{table_id}")
     async def table(table_id: str) -> TableInfo:
         found = await lobby.get(table_id)
         if found is None:
-            raise _not_found(f"table {table_id}", f"牌桌 {table_id}")
+            raise _not_found("error.not_found.table", table_id)
         return found.info()
 
     # ------------------------------------------------------------------ games, history
@@ -194,7 +197,7 @@ def create_app(database: str = DEFAULT_DATABASE, origins: Sequence[str] = ()) ->
         return {"record": row.record, "steps": replay_views(row.record)}
 
     @app.get("/api/me/games")
-    async def my_games(session: Session = None) -> dict[str, Any]:
+    async def my_games(session: LoginCookie = None) -> dict[str, Any]:
         return {"games": await history(store, (await user_of(session)).id)}
 
     @app.get("/api/users/{user_id}/games")
@@ -202,7 +205,7 @@ def create_app(database: str = DEFAULT_DATABASE, origins: Sequence[str] = ()) ->
         async with store.sessions() as session:  # ids beyond a database integer are nobody
             user = await session.get(UserRow, user_id) if 0 < user_id < 2**63 else None
         if user is None:
-            raise _not_found(f"user {user_id}", f"用户 {user_id}")
+            raise _not_found("error.not_found.user", user_id)
         return {"games": await history(store, user_id)}
 
     @app.get("/api/leaderboard")
@@ -231,10 +234,12 @@ def create_app(database: str = DEFAULT_DATABASE, origins: Sequence[str] = ()) ->
         table = await lobby.get(table_id)
         if table is None:
             note = lobby.closed.get(table_id)  # quarantined after an upgrade: say why
-            refusal = {"id": None, "code": "not_found", "message": note or f"no table {table_id}"}
-            await websocket.send_text(
-                message("error", 0, {**refusal, "zh": note or "没有这张牌桌"})
+            refused = (
+                Refused("not_found", "error.server.closed", note=note)
+                if note
+                else Refused("not_found", "error.not_found.table", name=table_id)
             )
+            await websocket.send_text(message("error", 0, refused.data(None)))
             await websocket.close(code=4404)
             return
         user = await accounts.user_for(websocket.cookies.get(COOKIE))
@@ -302,6 +307,14 @@ def create_app(database: str = DEFAULT_DATABASE, origins: Sequence[str] = ()) ->
 
     # ------------------------------------------------------------------ the browser client
 
+    @app.get("/api/text")
+    async def text(request: Request) -> Response:
+        """The message catalog, ``{id: [中文, English]}``: the page's words (static/i18n.js).
+        Revalidated by its ETag, so a browser downloads it again only when a wording changed."""
+        if request.headers.get("if-none-match") == TEXT_HEADERS["ETag"]:
+            return Response(status_code=304, headers=TEXT_HEADERS)
+        return Response(TEXT, media_type="application/json", headers=TEXT_HEADERS)
+
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -315,12 +328,15 @@ def create_app(database: str = DEFAULT_DATABASE, origins: Sequence[str] = ()) ->
     return app
 
 
-RATE_LIMITED = {
-    "id": None,
-    "code": "rate_limited",
-    "message": f"too many messages: at most {CONNECTION_MESSAGES} (this one was dropped)",
-    "zh": "消息太快了，这条没有处理",
+#: GET /api/text's body and headers: computed once, the catalog does not change while running.
+TEXT = json.dumps(MESSAGES, ensure_ascii=False, separators=(",", ":")).encode()
+TEXT_HEADERS = {
+    "ETag": f'"{hashlib.sha256(TEXT).hexdigest()[:32]}"',
+    "Cache-Control": "no-cache",
 }
+RATE_LIMITED = Refused(
+    "rate_limited", "error.server.rate_limited", limit=str(CONNECTION_MESSAGES)
+).data(None)
 #: Every HTTP answer: no framing by other sites, no type sniffing, scripts and styles from here.
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; connect-src 'self' ws: wss:; "
@@ -342,12 +358,7 @@ def same_origin(origin: str, websocket: WebSocket, allowed: Sequence[str]) -> bo
     return urlsplit(origin).netloc == host or origin.rstrip("/") in allowed
 
 
-NOT_HELLO = {
-    "id": None,
-    "code": "not_hello",
-    "message": 'say {"t": "hello"} first',
-    "zh": "请先发送 hello",
-}
+NOT_HELLO = Refused("not_hello", "error.server.not_hello", hello='{"t": "hello"}').data(None)
 
 
 def bad_message(exc: Exception) -> dict[str, Any]:
@@ -358,7 +369,7 @@ def bad_message(exc: Exception) -> dict[str, Any]:
         what = f"{where}: {first['msg']}"
     else:
         what = str(exc)
-    return {"id": None, "code": "bad_message", "message": what, "zh": f"消息格式不对：{what}"}
+    return Refused("bad_message", "error.server.bad_message", what=what).data(None)
 
 
 async def pump(websocket: WebSocket, conn: Conn) -> None:
@@ -373,15 +384,15 @@ def public_user(user: UserRow) -> dict[str, Any]:
     return {"id": user.id, "name": user.name, "guest": user.password_hash is None}
 
 
-def _not_found(what: str, zh: str) -> AccountError:
-    return AccountError(404, "not_found", f"no {what}", f"没有{zh}")
+def _not_found(key: str, name: str | int) -> AccountError:
+    return AccountError(404, "not_found", key, name=name)
 
 
 async def _game(store: Store, game_id: str) -> GameRow:
     async with store.sessions() as session:
         row = await session.get(GameRow, game_id)
     if row is None:
-        raise _not_found(f"game {game_id}", f"对局 {game_id}")
+        raise _not_found("error.not_found.game", game_id)
     return row
 
 
@@ -393,7 +404,7 @@ def replay_views(record: dict[str, Any]) -> list[dict[str, Any]]:
 
     def step(action: dict[str, Any] | None) -> dict[str, Any]:
         hands = [game.hand_text(seat) for seat in range(5)]
-        return {"action": action, "view": game.view(None), "hands": hands}
+        return {"action": action, "view": game.view(None).to_json(), "hands": hands}
 
     steps = [step(None)]
     for entry in record["actions"]:

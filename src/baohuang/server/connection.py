@@ -3,22 +3,18 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
 from collections import OrderedDict
 from typing import Any
 
 import orjson
+
+from .refusals import Refusal
 
 #: Commands remembered per seat for answering repeats: more than a whole game's (a seat makes
 #: a few hundred commands in a game; the message limits bound how fast ids can be spent).
 MAX_ANSWERS = 2000
 #: Outgoing messages queued for one connection before it is dropped as too slow.
 MAX_BACKLOG = 2000
-
-
-def hash_token(token: str) -> str:
-    """What is kept of a seat token: its sha256."""
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def message(t: str, v: int, d: Any) -> str:
@@ -35,15 +31,13 @@ class Answers(OrderedDict[str, str]):
             self.popitem(last=False)
 
 
-class Refused(Exception):
-    """A command refused with a protocol error code; nothing changed."""
-
-    def __init__(self, code: str, message: str, zh: str) -> None:
-        super().__init__(message)
-        self.code, self.message, self.zh = code, message, zh
+class Refused(Refusal):
+    """A command refused with a protocol error code and a catalog message; nothing changed:
+    ``Refused("not_your_turn", "error.server.turn_of", seat=2)``."""
 
     def data(self, command_id: str | None) -> dict[str, Any]:
-        return {"id": command_id, "code": self.code, "message": self.message, "zh": self.zh}
+        """The ``error`` message's data (``ErrorData``)."""
+        return {"id": command_id, **self.detail()}
 
 
 class Conn:

@@ -81,9 +81,10 @@ class Lobby:
     async def create(self, config: TableConfig) -> TableActor:
         try:
             Rules.preset(config.preset, **config.options).validate()
-        except (RulesError, TypeError) as exc:
-            zh = exc.text("zh") if isinstance(exc, RulesError) else str(exc)
-            raise AccountError(422, "bad_rules", str(exc), zh) from None
+        except RulesError as exc:
+            raise AccountError(422, "bad_rules", exc.code, **exc.params) from None
+        except TypeError as exc:
+            raise AccountError(422, "bad_rules", "error.rules.bad", reason=str(exc)) from None
         table_id = self.token(4)
         seed = self.token(32)  # never published: the table's bots draw from it
         row = TableRow(

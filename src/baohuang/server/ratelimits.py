@@ -49,15 +49,10 @@ class Limits:
         """Count one more against ``item`` for ``key``; whether it was within the limit."""
         return self.limiter.hit(item, *key)
 
-    def check(self, item: RateLimitItem, what: str, zh: str, *key: str) -> None:
-        """:meth:`allow`, or a 429 naming ``what`` was done too often."""
+    def check(self, item: RateLimitItem, refusal: str, *key: str) -> None:
+        """:meth:`allow`, or a 429 with message ``refusal`` (naming what was done too often)."""
         if not self.allow(item, *key):
-            raise AccountError(
-                429,
-                "rate_limited",
-                f"too many {what} from this address: at most {item}, try again later",
-                f"{zh}太频繁了，请稍后再试",
-            )
+            raise AccountError(429, "rate_limited", refusal, limit=str(item))
 
     def blocked(self, item: RateLimitItem, *key: str) -> bool:
         """Whether ``key`` is at its limit now (counting nothing)."""

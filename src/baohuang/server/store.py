@@ -42,9 +42,8 @@ from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 from . import metrics
+from .settings import DEFAULT_DATABASE
 
-#: The zero-config database: a SQLite file in the current directory.
-DEFAULT_DATABASE = "sqlite+aiosqlite:///baohuang.db"
 #: Plain URLs get the async driver.
 _DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg"}
 
@@ -72,7 +71,9 @@ class UserRow(Base):
     created: Mapped[float] = mapped_column(Float)
 
 
-class SessionRow(Base):
+class LoginRow(Base):
+    """A login session (its cookie's token), not an ORM ``Session``."""
+
     __tablename__ = "sessions"
     #: sha256 of the cookie's token: a stolen database opens no session.
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)

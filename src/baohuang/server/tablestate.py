@@ -141,7 +141,7 @@ class TableState:
             before = len(self.game.events)
             self.game.apply(parse_action(row.secret["action"]))
             fresh = self.game.events[before:]
-        if [e.for_seat(None) for e in fresh] != row.public["events"]:
+        if [e.to_json(None) for e in fresh] != row.public["events"]:
             raise RuntimeError(f"table {self.id} event {row.seq}: the engine replays differently")
         seat, command_id = row.secret.get("seat"), row.secret.get("id")
         if command_id and seat is not None and self.seats[seat]:
@@ -197,7 +197,7 @@ class TableState:
         logged = self.log[index]
         data = logged.for_seat(seat)
         if logged.kind in ENGINE_KINDS and view and self.match:
-            data["view"] = self.game.view(seat)
+            data["view"] = self.game.view(seat).to_json()
         return data
 
     @property

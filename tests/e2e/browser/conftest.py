@@ -1,5 +1,6 @@
 """Browser tests: Playwright (sync API) drives Debian's Chromium, headless, against the real
-server (``baohuang serve`` in a subprocess, tests/servers.py) with a fresh SQLite database."""
+server (``baohuang serve`` in a subprocess, tests/helpers/servers.py) with a fresh SQLite
+database."""
 
 from __future__ import annotations
 

@@ -9,6 +9,7 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from .browserkit import create_table, hand_size, join, my_play_turn, play, shot
@@ -16,6 +17,7 @@ from .browserkit import create_table, hand_size, join, my_play_turn, play, shot
 DOCS_IMAGE = Path(__file__).parents[3] / "docs" / "images" / "table.png"
 
 
+@pytest.mark.slow
 def test_game_against_four_bots(new_page: Callable[..., Page]) -> None:
     page = new_page()
     join(page, "小明")

@@ -7,6 +7,7 @@ import json
 import time
 from collections.abc import Callable
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from helpers.servers import LiveServer
@@ -40,6 +41,7 @@ def own_hand_only(page: Page) -> None:
     assert count.split()[0] == str(hand_size(page)), count
 
 
+@pytest.mark.slow
 def test_two_people_at_one_table(new_page: Callable[..., Page]) -> None:
     a, b = new_page(), new_page()
     join(a, "甲")
@@ -80,6 +82,7 @@ def test_two_people_at_one_table(new_page: Callable[..., Page]) -> None:
     assert tables[0].replace("（你）", "") == tables[1].replace("（你）", "")
 
 
+@pytest.mark.slow
 def test_reload_mid_game_continues(new_page: Callable[..., Page]) -> None:
     page = new_page()
     join(page, "重连")
@@ -108,6 +111,7 @@ def test_reload_mid_game_continues(new_page: Callable[..., Page]) -> None:
     hand_below(page, now)
 
 
+@pytest.mark.slow
 def test_server_restart_mid_game_continues(
     new_page: Callable[..., Page], server: LiveServer
 ) -> None:

@@ -1,4 +1,5 @@
-// The HTTP JSON API (errors: 4xx with {"detail": {"code", "message", "zh"}}) and the session.
+// The HTTP JSON API (errors: 4xx with {"detail": {"code", "key", "params", "message", "zh"}})
+// and the session.
 
 import { pick, t } from "./i18n.js";
 
@@ -28,9 +29,15 @@ export async function api(method, path, body) {
   return data;
 }
 
-/** A readable message for an API or protocol error, in the page's language. */
+/** A readable message for an API or protocol error, in the page's language: worded from its
+ * `key` and `params` when the catalog has the key and every field is given, else the server's
+ * own `zh` / `message`. */
 export function errorText(err) {
   const detail = err instanceof ApiError ? err.detail : err;
+  if (detail?.key) {
+    const text = t(detail.key, detail.params);
+    if (text !== detail.key && !/\{\w+\}/.test(text)) return text;
+  }
   if (detail && (detail.zh || typeof detail.message === "string")) {
     return pick(detail.zh, detail.message);
   }

@@ -3,7 +3,7 @@
 
 import { api, errorText, loadMe, session } from "./api.js";
 import { h, mount } from "./dom.js";
-import { lang, setLang, t } from "./i18n.js";
+import { lang, loadText, setLang, t } from "./i18n.js";
 import { historyPage, leaderboardPage } from "./history.js";
 import { lobbyPage } from "./lobby.js";
 import { replayPage } from "./replay.js";
@@ -84,7 +84,9 @@ async function route() {
   }
 }
 
+// The words first (the catalog, /api/text), then the first page.
+await Promise.all([loadText(), loadMe()]);
 setLang(lang);
 document.title = t("title");
 window.addEventListener("hashchange", route);
-loadMe().then(route);
+route();

@@ -8,7 +8,7 @@ import { actionWords } from "./tablelog.js";
 
 /** The players' names, when the record has them (a game played on the server). */
 let names = null;
-const name = (s) => names?.[s] || t("seat", { n: s });
+const name = (s) => names?.[s] || t("seat", { seat: s });
 
 function actionEl(action) {
   const words = actionWords(action);
@@ -98,7 +98,7 @@ export async function replayPage(root, { id }) {
           "div",
           { class: "phase" },
           t(`phase.${v.phase}`),
-          v.called ? ` · ${t("called")} ` : "",
+          v.called ? ` · ${t("st.called")} ` : "",
           v.called ? cardRow([v.called], "tiny-row") : null,
         ),
         v.pile.length
@@ -137,7 +137,7 @@ export async function replayPage(root, { id }) {
       h(
         "div",
         { class: "panel-head" },
-        h("h2", {}, t("replay.title", { id })),
+        h("h2", {}, t("replay.heading", { id })),
         h(
           "a",
           { class: "button", href: `/api/games/${id}/record`, download: `baohuang-${id}.json` },

@@ -7,7 +7,7 @@ import { TableConn, tokens } from "./conn.js";
 import { h, mount, toast } from "./dom.js";
 import { pick, t } from "./i18n.js";
 import { intent, loginBox } from "./lobby.js";
-import { declaration, eventText } from "./tablelog.js";
+import { declaration, Narrator } from "./tablelog.js";
 import { renderTable, showClock } from "./tableview.js";
 
 const CACHE = (id) => `bh.table.${id}`;
@@ -22,6 +22,7 @@ class TablePage {
     this.seat = null;
     this.view = null;
     this.log = [];
+    this.narrator = new Narrator((s) => this.seatName(s));
     this.decl = {};
     this.bubbles = {};
     this.selected = new Set();
@@ -162,17 +163,16 @@ class TablePage {
   record(d) {
     if (d.kind === "start") {
       this.decl = {};
-      this.addLog(t("ev.start", { n: d.game + 1 }));
+      this.addLog(t("log.start", { n: d.game + 1 }));
     }
     if (d.kind === "start" || d.kind === "game") {
       for (const e of d.events) {
-        const text = eventText(e, (s) => this.seatName(s));
-        if (text) this.addLog(text);
+        for (const line of this.narrator.lines(e)) this.addLog(line);
         const word = declaration(e);
         if (word) (this.decl[e.seat] ||= []).push(word);
       }
     } else if (d.kind === "match_over") {
-      this.addLog(t("ev.match_over"));
+      this.addLog(t("log.match_over"));
     }
   }
 
@@ -217,7 +217,7 @@ class TablePage {
 
   /** A seat's name (the one given, else the one sitting there now), "(you)" for this seat. */
   seatName(s, name = this.info?.seats?.[s]?.name) {
-    const shown = name ?? t("seat", { n: s });
+    const shown = name ?? t("seat", { seat: s });
     return s === this.seat ? t("seat.me", { name: shown }) : shown;
   }
 

@@ -1,114 +1,176 @@
-// The table's log: engine events (docs/record-format.md) in words, and public declarations.
+// The table's log: engine events (docs/record-format.md) told with the catalog's narration
+// templates (src/baohuang/text/narration.py), chosen exactly as the terminal chooses them:
+// Narrator.says and alone() here are cli/terminal.py's Narrator.says and _alone line for line;
+// only field() is the page's own (player names, card names). Also the declarations on the seat
+// badges, and an action in words for the replay.
 
 import { cardName } from "./cards.js";
 import { t } from "./i18n.js";
 
-const DECLARED = {
-  solo: "act.solo",
-  show: "act.show",
-  rebel: "act.rebel",
-  kick: "act.kick",
-  grab: "act.grab",
-};
-const NOT_DECLARED = {
-  solo: "act.no_solo",
-  show: "act.no_show",
-  rebel: "act.no_rebel",
-  kick: "act.no_kick",
-  grab: "act.no_grab",
-};
+/** The event fields that name a seat (docs/record-format.md; guard_seat in open replays). */
+const SEAT_FIELDS = new Set(["seat", "to", "from", "by", "leader", "dealer", "guard_seat"]);
+/** The event kinds told by the template of their own name, event.<kind>. */
+const PLAIN_KINDS = new Set([
+  "void",
+  "accept",
+  "transfer",
+  "kick",
+  "cleared",
+  "escape",
+  "play",
+  "pass",
+  "out",
+  "game_over",
+]);
+/** Lines the table shows elsewhere: who leads, the plays and passes, the hand. */
+const SHOWN_ELSEWHERE = new Set(["event.round", "event.play", "event.pass", "event.hand"]);
 
-/** A poll answer as everyone sees it (a guard's 暗保 and a rebel's no look the same: 过). */
-function answerWord(poll, answer) {
-  if (answer !== "pass") return t(DECLARED[answer] || answer);
-  return t(NOT_DECLARED[poll] || "pass");
+/** Tells one game's events in order, naming a seat by `name(seat)`. */
+export class Narrator {
+  constructor(name) {
+    this.name = name;
+    this.holder = null; // the seat holding R* when a marked-joker chain starts (R9.3, R11.2)
+    this.passedOn = false; // the chain has moved on since the deal (a yield or a 转让)
+    this.last = {};
+  }
+
+  /** The log's lines for `e`: what says() tells, less what the table shows elsewhere. */
+  lines(e) {
+    return this.says(e)
+      .filter(([key]) => !SHOWN_ELSEWHERE.has(key))
+      .map(([key, fields]) => this.render(key, fields));
+  }
+
+  /**
+   * The templates that tell `e` after the events before it: the R* holder's 登基 or 让位 at the
+   * start of the chain is one line, a poll answer the next event announces is told once.
+   */
+  says(e) {
+    const last = this.last;
+    this.last = e;
+    if (e.kind === "deal") {
+      this.holder = null;
+      this.passedOn = false;
+    } else if (e.kind === "candidate" && e.pile.join() === "R*" && !this.passedOn) {
+      this.holder = e.seat; // R9.3, R11.2: told with its answer
+      return [];
+    } else if (["accept", "decline", "transfer"].includes(e.kind)) {
+      const holder = this.holder;
+      this.holder = null;
+      this.passedOn ||= e.kind !== "accept";
+      if (holder === e.seat && e.kind !== "transfer") return [[`event.${e.kind}.holder`, e]];
+    } else if (e.kind === "declare" && ["solo", "grab", "kick"].includes(e.answer)) {
+      return []; // the open solo or the kick that follows tells it
+    } else if (e.kind === "reveal" && last.seat === e.seat) {
+      if (last.answer === "show") return []; // 明保 said it
+      if (last.kind === "transfer") return [["event.transfer.reveal", e]];
+    }
+    return alone(e);
+  }
+
+  /** The template `key` in the page's language, its fields in words. */
+  render(key, fields) {
+    return t(key).replace(/\{(\w+)\}/g, (_, name) => this.field(name, fields[name]));
+  }
+
+  /** A template's field in words: seats by name, cards by cardName(). */
+  field(name, value) {
+    if (SEAT_FIELDS.has(name)) return this.name(value);
+    if (name === "seats" || name === "rebels") {
+      return value.map((s) => this.name(s)).join(t("sep.list"));
+    }
+    if (name === "payers") return value.map((said) => this.render(...said)).join(t("sep.clause"));
+    if (["place", "outcome", "poll"].includes(name)) return t(`${name}.${value}`);
+    if (name === "auto") return value ? t("event.auto") : "";
+    if (name === "card" || name === "added") return cardName(value);
+    if (["hand", "pile", "shown", "cards"].includes(name)) {
+      // R8.9: the QQ pile starts empty
+      return value.map(cardName).join(" ") || t("pile.empty");
+    }
+    return String(value);
+  }
+}
+
+/** The templates that tell `e` on its own (open replays add hands, guard_seat, dark, card). */
+function alone(e) {
+  switch (e.kind) {
+    case "deal": {
+      const counts = [...new Set(e.counts)].sort((a, b) => a - b).join("/");
+      const fields = { deal: e.deal + 1, counts, dealer: e.dealer ?? null };
+      const said = [[Number.isInteger(e.dealer) ? "event.deal.dealer" : "event.deal", fields]];
+      if ("hand" in e) said.push(["event.hand", e]);
+      const hands = Object.entries(e.hands || {}).sort(([a], [b]) => a - b);
+      return [...said, ...hands.map(([s, hand]) => ["event.hand_of", { seat: +s, hand }])];
+    }
+    case "tribute_due": {
+      // R12 and R6.8: who pays how many cards (one entry per card)
+      const cards = new Map();
+      for (const [payer, to] of e.payers) {
+        const key = `${payer}/${to}`;
+        cards.set(key, [payer, to, (cards.get(key)?.[2] || 0) + 1]);
+      }
+      const payers = [...cards.values()].map(([seat, to, n]) => [
+        to === null ? "event.tribute_due.payer" : "event.tribute_due.payer_to",
+        { seat, to, n },
+      ]);
+      return [["event.tribute_due", { payers }]];
+    }
+    case "tribute_paid":
+      return [["card" in e ? "event.tribute_paid.card" : "event.tribute_paid", e]];
+    case "tribute": {
+      const known = [...(e.cards || [])];
+      return e.transfers.map((move) => {
+        const i = known.findIndex((c) => c.from === move.from && c.to === move.to);
+        return i < 0 ? ["event.tribute", move] : ["event.tribute.card", known.splice(i, 1)[0]];
+      });
+    }
+    case "candidate":
+      return [["event.candidate", e]];
+    case "decline":
+      return [[e.added ? "event.decline.added" : "event.decline", e]];
+    case "call":
+    case "roles": {
+      // R8.6, R9.3–R9.4 (the 登基 before roles said who is emperor)
+      const said = e.kind === "call" ? [["event.call", e]] : [];
+      if (e.guard === true) said.push([`event.${e.kind}.guard`, e]);
+      if (e.solo === "dark") said.push([`event.${e.kind}.dark`, e]);
+      if (Number.isInteger(e.guard_seat)) said.push(["event.guard_is", e]);
+      if (e.dark) said.push(["event.dark", e]);
+      return said;
+    }
+    case "poll": // nothing to tell when nobody is asked
+      return e.seats.length ? [["event.poll", e]] : [];
+    case "open_solo": {
+      // four cards shown (R8.7), declared (R9.2, R9.3, R11.3), grabbed (R11.4)
+      const how = e.how || "shown";
+      if (how !== "shown") return [[`event.open_solo.${how}`, e]];
+      const shown = e.shown?.length ? e.shown : Array(4).fill(e.card);
+      return [["event.open_solo", { ...e, shown }]];
+    }
+    case "declare": // a pass is told by the poll's name
+      return [
+        [e.answer === "pass" ? `event.declare.pass.${e.poll}` : `event.declare.${e.answer}`, e],
+      ];
+    case "rebellion": // R9.5: told when anybody rebelled
+      if (!e.rebels.length) return [];
+      return [[e.success ? "event.rebellion.success" : "event.rebellion.failed", e]];
+    case "round":
+      return [[e.jiefeng ? "event.round.jiefeng" : "event.round", e]];
+    case "reveal": // a guard (R8.8, R9.4, R9.5) or a dark solo (R9.5) made public
+      return [[`event.reveal.${e.role || "guard"}`, e]];
+    default:
+      return PLAIN_KINDS.has(e.kind) ? [[`event.${e.kind}`, e]] : [];
+  }
 }
 
 /** The declaration a seat made by this event, for its seat badge; null if none. */
 export function declaration(e) {
-  if (e.kind === "declare" && e.answer !== "pass") return answerWord(e.poll, e.answer);
+  if (e.kind === "declare" && e.answer !== "pass") return t(`act.${e.answer}`);
   if (e.kind === "transfer") return t("act.transfer");
   return null;
 }
 
-/** One line for the log, or null for events the table shows elsewhere (plays, passes). */
-export function eventText(e, name) {
-  const seat = name(e.seat);
-  switch (e.kind) {
-    case "deal":
-      return t("ev.deal");
-    case "candidate":
-      return t("ev.candidate", { seat });
-    case "decline":
-      return t("ev.decline", { seat }) + (e.added ? ` +${cardName(e.added)}` : "");
-    case "transfer":
-      return t("ev.transfer", { seat, to: name(e.to) });
-    case "void":
-      return t("ev.void");
-    case "accept":
-      return t("ev.accept", { seat });
-    case "roles":
-      return [
-        t("ev.roles", { seat: name(e.emperor) }),
-        e.guard && t("ev.you_guard"),
-        e.solo && t("ev.you_dark"),
-      ]
-        .filter(Boolean)
-        .join(" · ");
-    case "call":
-      return [
-        t("ev.call", { seat, card: cardName(e.card) }),
-        e.guard && t("ev.you_guard"),
-        e.solo && t("ev.you_dark"),
-      ]
-        .filter(Boolean)
-        .join(" · ");
-    case "open_solo":
-      return t("ev.open_solo", { seat }) + (e.card ? ` ${cardName(e.card)}×4` : "");
-    case "declare":
-      return t("ev.declare", { seat, answer: answerWord(e.poll, e.answer) });
-    case "rebellion":
-      return t(e.success ? "ev.rebellion.yes" : "ev.rebellion.no");
-    case "reveal":
-      return t(e.role === "solo" ? "ev.reveal.solo" : "ev.reveal.guard", { seat });
-    case "round":
-      return e.jiefeng ? t("ev.jiefeng", { seat: name(e.leader) }) : null;
-    case "out":
-      return t("ev.out", { seat, place: t(`place.${e.place}`) });
-    case "tribute_paid":
-      return t("ev.tribute_paid", { seat }) + (e.card ? ` ${cardName(e.card)}` : "");
-    case "tribute":
-      return (
-        (e.cards || [])
-          .map((c) =>
-            t("ev.tribute_card", { from: name(c.from), to: name(c.to), card: cardName(c.card) }),
-          )
-          .join(" · ") || null
-      );
-    case "cleared":
-      return t("ev.cleared", { seat, by: name(e.by) });
-    case "escape":
-      return t("ev.escape", { seat });
-    case "game_over":
-      return t("ev.game_over", { outcome: t(`outcome.${e.outcome}`) });
-    default:
-      return null;
-  }
-}
-
 const CARD = /^([3-9TJQKA2][shdc]|[BR]\*?)$/;
-const ACTION_WORDS = {
-  accept: "act.accept",
-  decline: "act.decline",
-  solo: "act.solo",
-  transfer: "act.transfer",
-  show: "act.show",
-  rebel: "act.rebel",
-  kick: "act.kick",
-  grab: "act.grab",
-  pass: "pass",
-  escape: "role.escaped",
-};
 
 /** An action (docs/record-format.md) in words; null for a play, which is shown as cards. */
 export function actionWords(action) {
@@ -117,5 +179,5 @@ export function actionWords(action) {
   if (word === "call") return t("act.call", { card: cardName(arg) });
   if (word === "tribute") return t("act.tribute", { card: cardName(arg) });
   if (word === "solo" && arg) return t("act.solo_card", { card: cardName(arg) });
-  return t(ACTION_WORDS[word] || word);
+  return t(`act.${word}`);
 }

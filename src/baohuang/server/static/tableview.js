@@ -58,7 +58,7 @@ function topBar(p) {
         : h(
             "span",
             { class: "tag" },
-            t("table.game", { n: info.game + 1, total: info.config.games }),
+            t("game.header", { n: info.game + 1, total: info.config.games }),
           ),
       h("span", { class: `tag status ${info.status}` }, t(`status.${info.status}`)),
       info.watching ? h("span", { class: "tag" }, `${t("col.watching")} ${info.watching}`) : null,
@@ -165,7 +165,7 @@ function lastAction(v, s) {
   if (!mineNow.length) return null;
   const { action } = mineNow[mineNow.length - 1];
   return action === "pass"
-    ? h("span", { class: "passed" }, t("pass"))
+    ? h("span", { class: "passed" }, t("act.pass"))
     : cardRow(action.split(" "), "mini");
 }
 
@@ -206,7 +206,7 @@ function seatBox(p, s, k) {
         : null,
       waiting && seat?.ready ? h("span", { class: "tag ready" }, t("seat.ready")) : null,
     ),
-    h("div", { class: "seat-sub" }, t("seat", { n: s }), relation ? ` · ${relation}` : ""),
+    h("div", { class: "seat-sub" }, t("seat", { seat: s }), relation ? ` · ${relation}` : ""),
     h(
       "div",
       { class: "badges" },
@@ -279,7 +279,9 @@ function centre(p) {
       ? null
       : t("turn.of", { name: p.seatName(v.turn) });
   const flags = [
-    v.called ? h("span", { class: "badge called" }, `${t("called")} ${cardName(v.called)}`) : null,
+    v.called
+      ? h("span", { class: "badge called" }, `${t("st.called")} ${cardName(v.called)}`)
+      : null,
     v.open_guard ? h("span", { class: "badge flag" }, t("flag.open_guard")) : null,
     v.rebellion ? h("span", { class: "badge flag" }, t("flag.rebellion")) : null,
     v.kicked ? h("span", { class: "badge flag" }, t("flag.kicked")) : null,
@@ -331,7 +333,7 @@ function currentPlay(p) {
         {},
         h("span", { class: "who" }, p.seatName(seat)),
         action === "pass"
-          ? h("span", { class: "passed" }, t("pass"))
+          ? h("span", { class: "passed" }, t("act.pass"))
           : cardRow(action.split(" "), "tiny-row"),
       ),
     );
@@ -386,7 +388,7 @@ function actionLabel(action, v, rules) {
       return t(
         { solo: "act.no_solo", rebel: "act.no_rebel", kick: "act.no_kick", grab: "act.no_grab" }[
           v.poll
-        ] || "pass",
+        ] || "act.pass",
       );
     default:
       return t(`act.${word}`);
@@ -567,7 +569,7 @@ function scoringNotes(p, over) {
     );
     let line = [t("results.t", { t: signed(scoring.t) }), ...factors].join(" · ");
     if (factors.length && "final" in scoring)
-      line += ` → ${t("results.final", { t: signed(scoring.final) })}`;
+      line += ` → ${t("results.t_final", { t: signed(scoring.final) })}`;
     notes.push(["scoring", line]);
     notes.push(["rule", t("results.rule")]);
   }
@@ -657,8 +659,8 @@ function resultsModal(p) {
   };
   const title =
     m.kind === "game"
-      ? t("results.game", { n: over.game + 1, outcome: t(`outcome.${over.result.outcome}`) })
-      : t("results.match", { n: p.info.results.length });
+      ? t("results.title", { n: over.game + 1, outcome: t(`outcome.${over.result.outcome}`) })
+      : t("totals.title", { games: p.info.results.length });
   return h(
     "div",
     { class: "modal-back", onclick: (ev) => ev.target === ev.currentTarget && close() },
@@ -669,7 +671,7 @@ function resultsModal(p) {
       m.kind === "game" ? [scoringNotes(p, over), gameTable(p, over)] : matchTable(p),
       m.matchOver
         ? [
-            h("h2", {}, t("results.match", { n: p.info.results.length })),
+            h("h2", {}, t("totals.title", { games: p.info.results.length })),
             matchTable(p, over.players),
           ]
         : null,

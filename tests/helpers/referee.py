@@ -1,4 +1,4 @@
-"""Game-test helpers: seeded random drivers and an independent referee of the event log.
+"""An independent referee of a game's event log.
 
 The :class:`Referee` restates docs/rules.md R3–R12 on its own, for every preset of R7: it tracks
 every hand from the deal event's private hands and checks each later event, the seat to act,
@@ -9,11 +9,8 @@ the event log and the public surface (``hand()``, ``view()``, ``legal_actions()`
 
 from __future__ import annotations
 
-import json
-import random
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
-from itertools import pairwise
+from collections.abc import Sequence
 from typing import Any
 
 from baohuang import (
@@ -24,483 +21,30 @@ from baohuang import (
     Call,
     Card,
     Game,
-    GameResult,
-    Match,
     OpenSolo,
-    PlayCards,
-    Rules,
     Tribute,
-    new_game,
     parse_cards,
 )
 from baohuang.engine.actions import GRAB, KICK, REBEL, SHOW, SOLO, TRANSFER
-from baohuang.engine.cards import CARDS
-
-SEATS = 5
-PRESET_NAMES = (
-    "classic",
-    "weihai",
-    "kk_simple",
-    "lianzhong_simple",
-    "kk_classic",
-    "lianzhong_classic",
-    "qq",
+from helpers.cards import B_STAR, R_STAR, RANKS, SEATS, SIX, THREE, TWO, R
+from helpers.deals import (
+    can_grab,
+    check_receivers,
+    deal_sizes,
+    expected_dealer,
+    expected_due,
+    full_pack,
+    has_callable_triple,
+    yield_choices,
 )
-PRESETS = {name: Rules.preset(name) for name in PRESET_NAMES}
-CLASSIC = PRESETS["classic"]
-#: QQ with its 3s back and 清3 (R6.8, R7's option).
-QQ_THREES = Rules.preset("qq", ranks_from=3, hold_threes=True)
-THREE, SIX, TWO, SMALL, BIG = 0, 3, 12, 13, 14  # rank indices (R2)
-PLACE_POINTS = (4, 2, 0, -2, -4)  # R10: 1st … 5th
-R, B, R_STAR, B_STAR = (Card.parse(text) for text in ("R", "B", "R*", "B*"))
-RANKS = "3456789TJQKA2BR"
+from helpers.reading import Pub
+from helpers.reference import is_one_set, play_text, referee_beats
+from helpers.rulesets import CLASSIC
+from helpers.scoring import expected_outcome, expected_scores
+
 #: Candidate turns after which the deal is void: R8.6 c0 declines twice; R9.3 two full laps;
 #: R11.2 a second lap in which nobody is able.
 VOID_AFTER = {"called": SEATS + 1, "fixed": 2 * SEATS, "kk_classic": 2 * SEATS}
-
-Policy = Callable[[Game, random.Random], Action]
-Snapshot = tuple[tuple[str, ...], int, int]
-Pub = dict[str, Any]
-
-
-# ---------------------------------------------------------------------- policies
-
-
-def random_policy(game: Game, rng: random.Random) -> Action:
-    """A uniformly random legal action."""
-    return rng.choice(game.legal_actions())
-
-
-def preferring(wanted: Callable[[Game, Action], bool]) -> Policy:
-    """A random policy that picks a ``wanted`` action whenever one is legal."""
-
-    def policy(game: Game, rng: random.Random) -> Action:
-        legal = game.legal_actions()
-        return rng.choice([a for a in legal if wanted(game, a)] or legal)
-
-    return policy
-
-
-def wants(*choices: tuple[str, Action]) -> Callable[[Game, Action], bool]:
-    """For :func:`preferring`: each (where, action) pair wants ``action`` in the poll or phase
-    named ``where`` (``"solo"``, ``"guard"``, ``"kick"``, ``"grab"``, ``"candidate"``, …)."""
-    return lambda game, action: (game.poll or game.phase, action) in choices
-
-
-def sparing(declare: float) -> Policy:
-    """Random, but in a poll it declares (明独, 造反, 明保, 踢, 抢独) only with probability
-    ``declare``, so that games reach every branch of the role phases."""
-
-    def policy(game: Game, rng: random.Random) -> Action:
-        legal = game.legal_actions()
-        if game.phase == "poll" and PASS in legal and rng.random() >= declare:
-            return PASS
-        return rng.choice(legal)
-
-    return policy
-
-
-def leading_b_star(base: Policy) -> Policy:
-    """``base``, except that a seat leading a round with B* in hand plays it alone (R9.4)."""
-
-    def policy(game: Game, rng: random.Random) -> Action:
-        seat, legal = game.current_seat, game.legal_actions()
-        leading = game.phase == "play" and PASS not in legal
-        if leading and seat is not None and B_STAR in game.hand(seat):
-            return PlayCards((B_STAR,))
-        return base(game, rng)
-
-    return policy
-
-
-#: Policies that, cycled over seeds, reach open solos, chains, rebellions, 明保 and 踢 alike.
-VARIED = (random_policy, sparing(0.15), leading_b_star(sparing(0.5)))
-
-
-def varied(seed: int) -> Policy:
-    """The policy of :data:`VARIED` for ``seed``."""
-    return VARIED[seed % len(VARIED)]
-
-
-#: Declines whenever it may in the first deal (declining always would void deals forever, R8.6).
-FIRST_DEAL_DECLINER = preferring(lambda g, a: a == DECLINE and g.deal_no == 0)
-
-
-def is_dark_solo_call(game: Game, action: Action) -> bool:
-    """A call of a card the caller holds all four copies of (暗独, R8.7; 暗独保, R11.3)."""
-    seat = game.current_seat
-    return isinstance(action, Call) and seat is not None and game.hand(seat).count(action.card) == 4
-
-
-# ---------------------------------------------------------------------- drivers
-
-
-def play(
-    game: Game,
-    rng: random.Random,
-    policy: Policy = random_policy,
-    after: Callable[[Game], None] | None = None,
-    until: Callable[[Game], bool] | None = None,
-) -> Game:
-    """Apply ``policy`` until the game is over or ``until`` holds; ``after`` runs after each."""
-    while not game.is_over and not (until and until(game)):
-        game.apply(policy(game, rng))
-        if after:
-            after(game)
-    return game
-
-
-def random_game(
-    seed: int | str,
-    policy: Policy = random_policy,
-    after: Callable[[Game], None] | None = None,
-    rules: Rules = CLASSIC,
-) -> Game:
-    """A whole game dealt from ``seed`` and played by ``policy`` seeded with ``seed`` too."""
-    game = new_game(rules, seed=seed)
-    if after:
-        after(game)
-    return play(game, random.Random(seed), policy, after)
-
-
-def find_game(
-    wanted: Callable[[Game], bool],
-    policy: Policy = random_policy,
-    limit: int = 300,
-    rules: Rules = CLASSIC,
-) -> Game:
-    """The first random game of seeds 0, 1, … (bounded) for which ``wanted`` holds.
-
-    The search plays fast; the game found is played again under a :class:`Referee`.
-    """
-    for seed in range(limit):
-        if wanted(random_game(seed, policy, rules=rules)):
-            return random_game(seed, policy, after=Referee(), rules=rules)
-    raise AssertionError(f"none of {limit} seeded games shows the wanted situation")
-
-
-def reach(
-    wanted: Callable[[Game], bool],
-    policy: Policy = random_policy,
-    limit: int = 100,
-    rules: Rules = CLASSIC,
-) -> Game:
-    """A game stopped at the first state where ``wanted`` holds (seeds 0, 1, …, bounded)."""
-    for seed in range(limit):
-        game = play(new_game(rules, seed=seed), random.Random(seed), policy, until=wanted)
-        if wanted(game):
-            return game
-    raise AssertionError(f"none of {limit} seeded games reaches the wanted state")
-
-
-def replay_steps(game: Game) -> Iterator[Game]:
-    """A new game from ``game``'s rules and seed, yielded after each of its actions in turn."""
-    again = new_game(game.rules, seed=game.seed, previous=game.previous)
-    for _, action in game.actions:
-        again.apply(action)
-        yield again
-
-
-def play_match(
-    seed: int | str,
-    games: int = 3,
-    policy: Policy = random_policy,
-    rules: Rules = CLASSIC,
-    checker: Callable[[], Callable[[Game], None]] | None = None,
-) -> tuple[Match, list[Game]]:
-    """A whole match of ``policy`` games; ``checker()`` gives each game a fresh after-hook."""
-    match = Match(rules, games=games, seed=seed)
-    rng = random.Random(seed)
-    played: list[Game] = []
-    game: Game | None = match.game
-    while game is not None:
-        after = checker() if checker else None
-        if after:
-            after(game)
-        played.append(play(game, rng, policy, after))
-        game = match.next_game()
-    return match, played
-
-
-def find_match(
-    wanted: Callable[[list[Game]], bool],
-    policy: Policy = random_policy,
-    limit: int = 200,
-    rules: Rules = CLASSIC,
-) -> list[Game]:
-    """The games of the first two-game match (seeds 0, 1, …, bounded) for which ``wanted`` holds.
-
-    The search plays fast; the match found is played again with a :class:`Referee` per game.
-    """
-    for seed in range(limit):
-        if wanted(play_match(seed, 2, policy, rules)[1]):
-            return play_match(seed, 2, policy, rules, checker=Referee)[1]
-    raise AssertionError(f"none of {limit} seeded matches shows the wanted situation")
-
-
-# ---------------------------------------------------------------------- reading a game
-
-
-def public_events(game: Game, kind: str) -> list[Pub]:
-    """The public fields of every event of ``kind``."""
-    return [e.public for e in game.events if e.kind == kind]
-
-
-def kinds(game: Game) -> list[str]:
-    """The kinds of the game's events, in order."""
-    return [e.kind for e in game.events]
-
-
-def dealt_hands(game: Game, deal: int = 0) -> list[Counter[Card]]:
-    """Each seat's hand as dealt in deal number ``deal`` (from the private deal event)."""
-    event = [e for e in game.events if e.kind == "deal"][deal]
-    return [Counter(parse_cards(event.private[s]["hand"])) for s in range(SEATS)]
-
-
-def snapshot(game: Game) -> Snapshot:
-    """Everything observable: every seat's and a spectator's view, and the log lengths."""
-    views = tuple(json.dumps(game.view(seat), sort_keys=True) for seat in (None, *range(SEATS)))
-    return views, len(game.events), len(game.actions)
-
-
-# ---------------------------------------------------------------------- the rules, restated
-
-
-def has_callable_triple(hand: Counter[Card]) -> bool:
-    """R8.4: three or more copies of one suited card whose rank is not 2 (nor a joker)."""
-    return any(n >= 3 and card.rank < TWO for card, n in hand.items())
-
-
-def can_grab(hand: Counter[Card]) -> bool:
-    """R11.4 抢独: three or more jokers and four copies of one suited card."""
-    jokers = sum(n for card, n in hand.items() if card.is_joker)
-    return jokers >= 3 and any(n >= 4 for card, n in hand.items() if not card.is_joker)
-
-
-def full_pack(rules: Rules) -> dict[Card, int]:
-    """R2, R7: four copies of each joker and of every suited card from ``ranks_from`` up;
-    R9.1/R11.1 mark one R as R* (and R9 one B as B*); weihai drops three 6s (the 6s card).
-    The emperor card set aside (R8.1) is part of the pack."""
-    lowest = RANKS.index(rules.ranks_from)
-    pack = Counter({card: 4 for card in CARDS[:54] if card.is_joker or card.rank >= lowest})
-    marked = {"called": [], "fixed": [(R, R_STAR), (B, B_STAR)], "kk_classic": [(R, R_STAR)]}
-    for plain, mark in marked[rules.selection]:
-        pack[plain] -= 1
-        pack[mark] = 1
-    pack[Card.parse("6s")] -= rules.removed_sixes
-    return dict(+pack)
-
-
-def deal_sizes(cards: int, first: int) -> list[int]:
-    """R8.1, R9.1: ``cards`` dealt one by one in play order starting at seat ``first``."""
-    return [cards // SEATS + ((seat - first) % SEATS < cards % SEATS) for seat in range(SEATS)]
-
-
-def expected_dealer(previous: GameResult | None) -> int:
-    """R9.1: seat 0 deals the first game, the previous game's emperor the later ones."""
-    return previous.emperor if previous is not None and previous.emperor is not None else 0
-
-
-def set_ranks(cards: Sequence[Card], rules: Rules) -> list[int]:
-    """Card powers (R2), a filler 2 counting as its set's rank (R5.2 ``twos_wild``)."""
-    natural = {c.rank for c in cards if not c.is_joker and c.rank != TWO}
-    if not (rules.twos_wild and len(natural) == 1):
-        return [c.rank for c in cards]
-    rank = natural.pop()
-    return [rank if c.rank == TWO else c.rank for c in cards]
-
-
-def is_one_set(cards: Sequence[Card], rules: Rules) -> bool:
-    """R3: one rank plus jokers; R5.2 ``twos_wild``: 2s may join a set of another rank."""
-    ranks = {c.rank for c in cards if not c.is_joker}
-    if rules.twos_wild and len(ranks) > 1:
-        ranks.discard(TWO)
-    return len(ranks) <= 1
-
-
-def play_text(cards: Sequence[Card]) -> str:
-    """R2's canonical notation: ``R``s, ``B``s, the set's rank, then any filler 2s (R5.2)."""
-    jokers = "".join(RANKS[c.rank] for c in sorted(cards, key=lambda c: -c.rank) if c.is_joker)
-    natural = [RANKS[c.rank] for c in cards if not c.is_joker and c.rank != TWO]
-    return jokers + "".join(natural) + "2" * sum(1 for c in cards if c.rank == TWO)
-
-
-def r4_beats(response: Sequence[int], current: Sequence[int]) -> bool:
-    """R4 as written: same size, and sorted high to low every card strictly higher."""
-    mine, theirs = sorted(response, reverse=True), sorted(current, reverse=True)
-    return len(mine) == len(theirs) and all(a > b for a, b in zip(mine, theirs, strict=True))
-
-
-def roast_beats(response: Sequence[int], current: Sequence[int]) -> bool:
-    """R5.1 烤牌 as written: more joker power (B 1, R 2); the rest empty, or same count higher."""
-
-    def power(ranks: Sequence[int]) -> int:
-        return sum(r - TWO for r in ranks if r > TWO)
-
-    mine = [r for r in response if r <= TWO]
-    theirs = [r for r in current if r <= TWO]
-    if not power(current) or power(response) <= power(current):
-        return False
-    if not theirs:
-        return not mine
-    return len(mine) == len(theirs) and mine[0] > theirs[0]
-
-
-def qq_beats(response: Sequence[int], current: Sequence[int]) -> bool:
-    """R5.2 as written: same size; ``2b + s`` big jokers against b R and s B, and nothing beats
-    two or more R; a higher rank when the current play has non-joker cards [decision, plays.py:
-    a pure-joker response is higher than any rank]."""
-    mine = [r for r in response if r <= TWO]
-    theirs = [r for r in current if r <= TWO]
-    needed = 2 * current.count(BIG) + current.count(SMALL)
-    if len(response) != len(current) or response.count(BIG) < needed:
-        return False
-    if current.count(BIG) >= 2:  # 000: "2张大王没人能管"
-        return False
-    return not theirs or not mine or mine[0] > theirs[0]
-
-
-def referee_beats(response: Sequence[Card], current: Sequence[Card], rules: Rules) -> bool:
-    """R4, R5.1 with ``roast``, R5.2 with ``qq_jokers``, on set ranks."""
-    mine, theirs = set_ranks(response, rules), set_ranks(current, rules)
-    if rules.qq_jokers:
-        return qq_beats(mine, theirs)
-    return r4_beats(mine, theirs) or (rules.roast and roast_beats(mine, theirs))
-
-
-def team_points(emperor: int, guard: int | None, places: Sequence[int]) -> int:
-    """R10: T, the place points of the emperor's side."""
-    points = {seat: PLACE_POINTS[place] for place, seat in enumerate(places)}
-    return points[emperor] + (points[guard] if guard is not None else 0)
-
-
-def expected_scores(
-    rules: Rules,
-    emperor: int,
-    guard: int | None,
-    places: Sequence[int],
-    *,
-    open_solo: bool = False,
-    rebellion: bool = False,
-    open_guard: bool = False,
-    kicked: bool = False,
-) -> list[int]:
-    """R10.1 (emperor 2T, guard T, rebels −T; solo 4T, others −T) with R10.1/R10.2's factors."""
-    t = team_points(emperor, guard, places)
-    if rules.scoring == "weihai":  # R10.2
-        if open_solo:  # 明独/独保: ±32 for the emperor, ∓8 for each other
-            t = 8 if places[0] == emperor else -8
-        elif rebellion or (open_guard and guard is not None):
-            t *= 2
-        t *= 2 if kicked else 1
-    elif rules.scoring == "kk":  # R10.1: ×2 造反, ×2 open solo
-        t *= (2 if rebellion else 1) * (2 if open_solo else 1)
-    else:  # R10.1: classic 明独 ×2; R8.10: QQ 明保 ×2
-        t *= (2 if open_solo else 1) * (2 if open_guard else 1)
-    scores = [-t] * SEATS
-    scores[emperor] = 4 * t if guard is None else 2 * t
-    if guard is not None:
-        scores[guard] = t
-    return scores
-
-
-def expected_outcome(
-    rules: Rules,
-    emperor: int,
-    guard: int | None,
-    places: Sequence[int],
-    emperor_score: int,
-    open_guard: bool = False,
-) -> str:
-    """R8.10's QQ 明保 (emperor 1st and guard 2nd, else the rebels), R10.3's QQ win rule;
-    otherwise the emperor's side wins when its points are positive."""
-    if rules.qq_open_guard and open_guard:
-        return "emperor" if list(places[:2]) == [emperor, guard] else "rebels"
-    if rules.win_rule == "qq":
-        if places[0] == emperor:
-            return "draw" if guard is not None and places[-1] == guard else "emperor"
-        if guard is not None and places[0] == guard:
-            return {1: "emperor", 2: "draw"}.get(places.index(emperor), "rebels")
-        emperor_score = team_points(emperor, guard, places)
-    return "emperor" if emperor_score > 0 else "rebels" if emperor_score < 0 else "draw"
-
-
-def expected_payers(result: GameResult | None) -> Counter[int]:
-    """R12: how many cards each seat of the losing side pays (明独 doubles; a draw or an
-    escape: none)."""
-    if result is None or result.outcome in ("draw", "escape"):
-        return Counter()
-    emperor, guard = result.emperor, result.guard
-    rebels = [s for s in range(SEATS) if s not in (emperor, guard)]
-    per = 2 if result.open_solo else 1
-    if result.outcome == "emperor":
-        return Counter({s: per for s in rebels})
-    assert emperor is not None
-    if guard is None:
-        return Counter({emperor: 4 * per})
-    return Counter({emperor: 2, guard: 1})
-
-
-def expected_due(rules: Rules, previous: GameResult | None) -> Counter[tuple[int, int | None]]:
-    """R12 payers (receiver None: R12 hands the card out) and R6.8's 清3 cards to the clearer.
-
-    Nothing is owed after an escape (R10.4: the game is unscored for the others).
-    """
-    if previous is None or previous.outcome == "escape":
-        return Counter()
-    due: Counter[tuple[int, int | None]] = Counter()
-    if rules.tribute:
-        for seat, n in expected_payers(previous).items():
-            due[(seat, None)] += n
-    for cleared, clearer in previous.cleared:
-        due[(cleared, clearer)] += 1
-    return due
-
-
-def check_receivers(result: GameResult, transfers: Sequence[tuple[int, int, Card]]) -> None:
-    """R12: who takes which paid card."""
-    emperor, guard = result.emperor, result.guard
-    got: dict[int, list[int]] = {}
-    for _, to, card in transfers:
-        got.setdefault(to, []).append(card.rank)
-    if result.outcome == "emperor":
-        assert set(got) <= {emperor, guard}
-        if guard is not None:  # the guard takes the middle card of three
-            ranks = sorted(card.rank for _, _, card in transfers)
-            assert got[guard] == [ranks[1]] and len(got[emperor]) == 2
-        return
-    rebels = [s for s in result.places if s not in (emperor, guard)]
-    assert sorted(got) == sorted(rebels)
-    assert all(len(got[s]) == len(transfers) // len(rebels) for s in rebels)
-    for better, worse in pairwise(rebels):  # better finishers take higher cards
-        assert min(got[better]) >= max(got[worse])
-
-
-def yield_choices(rules: Rules, turn: int, hand: Counter[Card]) -> set[Card] | None:
-    """The cards a yielder may add to the pile (``None``: it adds nothing).
-
-    R8.5: every decliner but c0's first turn adds a 2 if it has one. R8.9 (QQ): the starter
-    adds its biggest card (R, else B, else a 2), every later decliner a 2, else B, else R. R9.3:
-    the first yielder hands only R*, each later one a 2, or else its highest non-joker card.
-    R11.2: no cards.
-    """
-    twos = {c for c in hand if c.rank == TWO}
-    if rules.qq_chain:
-        order = [{R}, {B}, twos] if turn == 0 else [twos, {B}, {R}]
-        return next((found for cards in order if (found := {c for c in cards if hand[c]})), None)
-    if rules.selection == "called":
-        return (twos or None) if 0 < turn < SEATS else None
-    if rules.selection == "kk_classic" or turn == 0:
-        return None
-    suited = [c for c in hand if not c.is_joker]
-    if twos or not suited:
-        return twos or None
-    top = max(c.rank for c in suited)
-    return {c for c in suited if c.rank == top}
-
-
-# ---------------------------------------------------------------------- the referee
-
 #: Events that only ever follow a play or a declaration the referee has foreseen.
 FORESEEN = frozenset({"reveal", "cleared", "kick", "rebellion"})
 
@@ -1021,10 +565,10 @@ class Referee:
         # Plain dict equality (fast, in C): the referee's counters never keep zero counts.
         assert [dict(Counter(game.hand(s))) for s in range(SEATS)] == [dict(h) for h in self.hands]
         public = game.view(None)
-        assert public["counts"] == self.sizes()
-        assert Counter(parse_cards(public["pile"])) == Counter(self.pile)
+        assert list(public.counts) == self.sizes()
+        assert Counter(parse_cards(public.pile)) == Counter(self.pile)
         played = Counter(RANKS[card.rank] for card in self.played.elements())
-        assert public["played"] == dict(played)  # the public 记牌器
+        assert public.played == dict(played)  # the public 记牌器
         total = Counter(self.pile) + self.played
         for hand in self.hands:
             total.update(hand)

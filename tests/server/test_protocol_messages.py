@@ -1,0 +1,79 @@
+"""What a table sends is what the protocol documents (docs/protocol.md): every message of a
+whole match validates against the protocol's models, the engine's view (R14) and its events by
+kind included."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from pydantic import TypeAdapter
+
+from baohuang import Match, Rules
+from baohuang.bots import RandomBot
+from baohuang.engine.rules import PRESETS
+from baohuang.engine.views import View
+from baohuang.protocol.messages import SeatEvent, ServerMessage
+from helpers.tables import Harness
+
+SERVER: TypeAdapter[object] = TypeAdapter(ServerMessage)
+EVENTS: TypeAdapter[list[SeatEvent]] = TypeAdapter(list[SeatEvent])
+VIEW: TypeAdapter[View] = TypeAdapter(View)
+VIEWERS = (None, 0, 1, 2, 3, 4)
+
+
+@pytest.fixture
+def harness(tmp_path: Path) -> Iterator[Harness]:
+    kit = Harness(tmp_path)
+    yield kit
+    kit.close()
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_views_and_events_of_every_preset_are_documented(name: str) -> None:
+    """Two games (the second with tribute, R12) of random bots: each seat's events, and its
+    views now and then, validate; a view validates into an equal View."""
+    rules: Rules = PRESETS[name]
+    match = Match(rules, games=2, seed=f"protocol/{name}")
+    bots = [RandomBot(f"{name}/{seat}") for seat in range(5)]
+    while True:
+        game = match.game
+        while (seat := game.current_seat) is not None:
+            if len(game.actions) % 7 == 0:
+                for viewer in VIEWERS:
+                    view = game.view(viewer)
+                    assert VIEW.validate_python(view.to_json()) == view
+            game.apply(bots[seat].choose(game.view(seat), game.legal_actions()))
+        for viewer in VIEWERS:
+            EVENTS.validate_python(game.events_for(viewer))
+            assert VIEW.validate_python(game.view(viewer).to_json()) == game.view(viewer)
+        if match.next_game() is None:
+            break
+
+
+def test_every_message_of_a_match_is_a_server_message(harness: Harness) -> None:
+    """Welcome, snapshots (with their history), live and replayed events, acks: a person on
+    托管 and four bots play two games, watched from the start, joined late and rejoined."""
+    (person,) = harness.create(people=1, games=2, pause=0)
+    watcher = harness.connect(None, None)
+    assert harness.send(person, "auto", on=True)["t"] == "ack"
+    play_until(harness, 60)
+    late = harness.connect(None, None)  # a snapshot mid-game, with its history
+    harness.drop(person)
+    play_until(harness, 120)
+    again = harness.reconnect(person)  # the events missed, replayed
+    while harness.actor.status != "finished":
+        harness.step()
+    (snapshot,) = [m["d"] for m in late.messages if m["t"] == "snapshot"]
+    assert snapshot["view"] is not None and snapshot["history"]
+    assert [m["t"] for m in again.messages[1:]] == ["event"] * (len(again.messages) - 1) != []
+    for client in (person, watcher, late, again):
+        for message in client.messages:
+            SERVER.validate_python(message)
+
+
+def play_until(harness: Harness, moves: int) -> None:
+    """Let the table play until its match has made ``moves`` engine actions."""
+    while sum(1 for e in harness.actor.log if e.kind == "game") < moves:
+        harness.step()
