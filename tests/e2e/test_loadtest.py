@@ -167,7 +167,7 @@ def test_chaos_command_reports_a_frozen_table(tmp_path: Path) -> None:
             time.sleep(0.1)
 
     out = tmp_path / "report.json"
-    args = ["--chaos", "--url", live.url, "--tables", "1", "--minutes", "0.15", "--timer", "1"]
+    args = ["--chaos", "--url", live.url, "--tables", "1", "--minutes", "0.25", "--timer", "1"]
     args += ["--grace", "0", "--slack", "1", "--think", "0.2", "--json", str(out), "--lang", "en"]
     freezer = threading.Thread(target=freeze)
     freezer.start()

@@ -143,8 +143,12 @@ def hand_size(page: Page) -> int:
 
 
 def hand_below(page: Page, size: int) -> None:
-    """Wait until the hand holds fewer than ``size`` cards."""
-    page.wait_for_function(f"document.querySelectorAll('.hand .card').length < {size}")
+    """Wait until the hand holds fewer than ``size`` cards (polled from here: a page-side
+    wait_for_function polls by eval, which the server's CSP forbids)."""
+    deadline = time.monotonic() + 30
+    while page.locator(".hand .card").count() >= size:
+        assert time.monotonic() < deadline, f"the hand still holds {size} cards or more"
+        page.wait_for_timeout(50)
 
 
 def plays_made(page: Page, plays: int, limit: float = 60) -> None:

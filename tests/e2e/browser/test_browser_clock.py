@@ -61,7 +61,7 @@ def test_idle_person_is_played_for(new_page: Callable[..., Page]) -> None:
 
 def test_auto_on_own_turn_plays_on(new_page: Callable[..., Page]) -> None:
     page = new_page()
-    sit_at_timed_table(page, "托管", timer=3)
+    sit_at_timed_table(page, "托管", timer=15)  # the click comes long before a timeout
     deadline = time.monotonic() + 30
     while not my_turn(page):
         assert time.monotonic() < deadline, "never this seat's turn"
