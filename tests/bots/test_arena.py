@@ -117,9 +117,8 @@ def test_cli_arena_table_and_json(tmp_path: Path) -> None:
     args = ["arena", "--bots", "heuristic,auto", "--games", "3", "--seed", "4", "--lang", "en"]
     result = runner.invoke(app, [*args, "--json", str(path)])
     assert result.exit_code == 0, result.output
-    assert "duplicate arena: heuristic, auto (classic, 3 deals × 10 seatings, seed 4)" in (
-        result.output
-    )
+    title = "duplicate arena: heuristic, auto (Classic (classic), 3 deals × 10 seatings, seed 4)"
+    assert title in " ".join(result.output.split())  # the title may wrap
     rows = [line for line in result.output.splitlines() if line.startswith("| ")]
     assert rows[0].startswith("| bot | points/game | 95% CI | emperor wins")
     assert rows[1].startswith("| :--- | ---: |")
@@ -139,7 +138,7 @@ def test_cli_arena_in_chinese_with_a_preset_and_options() -> None:
         app, ["arena", "--bots", "random,auto,heuristic", "--games", "2", "--preset", "weihai"]
     )
     assert result.exit_code == 0, result.output
-    assert "复式赛：random, auto, heuristic（weihai，2 副牌 × 15 种座位" in result.output
+    assert "复式赛：random, auto, heuristic（威海（weihai），2 副牌 × 15 种座位" in result.output
     assert "| 机器人 | 每局得分 | 95% 置信区间 |" in result.output
 
 

@@ -389,8 +389,10 @@ def test_play_loop_weihai_double_holder_transfers_r9_3() -> None:
     assert (
         "你是皇帝候选人，牌堆 R*：accept（同意/登基） / solo（明独） / transfer（转让）？" in text
     )
-    assert "座位0（你） 转让：把皇牌交给 座位4，座位4 必须登基" in text
+    assert "座位0（你） 转让：把皇牌 R* 交给 座位4" in text
     assert "座位0（你） 拿着保牌 B*，是保皇派" in text  # a 转让 reveals the guard (R14)
+    # the forced 登基 is one line, told once (not "candidate", then "accepts")
+    assert "座位4 拿着皇牌 R*，登基当皇帝" in text and "座位4 是皇帝候选人" not in text
     assert match.game.emperor == 4 and match.game.guard == 0
 
 
@@ -404,7 +406,7 @@ def test_play_loop_weihai_forced_ascent_is_one_line_r9_3() -> None:
     text = out.getvalue()
     assert "你是皇帝候选人，牌堆 R*：accept（同意/登基）？" in text
     assert "座位0（你） 拿着皇牌 R*，登基当皇帝" in text
-    assert "同意，当皇帝" not in text and "是皇帝候选人，牌堆" not in text.replace("你是", "")
+    assert "同意，收下牌堆" not in text and "是皇帝候选人，牌堆" not in text.replace("你是", "")
     assert "座位0（你） 是皇帝" not in text
 
 
@@ -442,13 +444,14 @@ def test_play_loop_escape_ends_the_game_r10_4() -> None:
 def test_cli_play_every_preset_with_options() -> None:
     for name in PRESETS:
         result = runner.invoke(app, ["play", "--preset", name, "--seed", "2"], input="quit\n")
-        assert result.exit_code == 0 and f"保皇 · {name} · 种子 2" in result.output
+        shown = f"保皇 · {t(f'preset.{name}')}（{name}） · 种子 2"  # the preset by its name (R7)
+        assert result.exit_code == 0 and shown in result.output
     roast = runner.invoke(
         app,
         ["play", "--option", "roast=true", "-o", "ranks_from=6", "--lang", "en"],
         input="quit\n",
     )
-    assert "Baohuang · classic roast=true ranks_from=6 ·" in roast.output
+    assert "Baohuang · Classic (classic) roast=true ranks_from=6 ·" in roast.output
     bad = runner.invoke(app, ["play", "--option", "roast=maybe"])
     assert bad.exit_code == 2 and "选项 roast 要填 true 或 false，不是 'maybe'" in bad.output
 
@@ -500,7 +503,7 @@ def test_simulate_every_preset_shows_its_statistics(name: str) -> None:
         assert label in result.output, label
     for label in hidden:
         assert label not in result.output, label
-    assert f"（{name}，" in result.output
+    assert f"（{name}）" in result.output and t(f"preset.{name}") in result.output
     assert re.search(r"逃跑率 +│ +0/20 \(0\.0%\)", result.output)  # bots never escape
 
 
@@ -698,15 +701,12 @@ NARRATION: list[tuple[dict[str, Any], list[str], list[str]]] = [
     (
         {"kind": "poll", "poll": "show", "seats": [3, 4, 0, 1]},
         ["问明保：座位3、座位4、座位0（你）、座位1 依次表态"],
-        [
-            "asking for 明保 (the guard may show itself): "
-            "seat 3, seat 4, seat 0 (you), seat 1 in turn"
-        ],
+        ["asking for showing the guard (明保): seat 3, seat 4, seat 0 (you), seat 1 in turn"],
     ),
     (
         {"kind": "poll", "poll": "rebel", "seats": [3, 4, 0, 1]},
         ["问造反：座位3、座位4、座位0（你）、座位1 依次表态"],
-        ["asking for 造反 (rebellion): seat 3, seat 4, seat 0 (you), seat 1 in turn"],
+        ["asking for rebellion (造反): seat 3, seat 4, seat 0 (you), seat 1 in turn"],
     ),
     ({"kind": "poll", "poll": "kick", "seats": []}, [], []),
     (
@@ -722,17 +722,17 @@ NARRATION: list[tuple[dict[str, Any], list[str], list[str]]] = [
     (
         {"kind": "declare", "seat": 1, "poll": "show", "answer": "pass"},
         ["座位1 不明保"],
-        ["seat 1: no 明保"],
+        ["seat 1: no showing (不明保)"],
     ),
     (
         {"kind": "declare", "seat": 1, "poll": "rebel", "answer": "pass"},
         ["座位1 不造反"],
-        ["seat 1: no 造反"],
+        ["seat 1: no rebellion (不造反)"],
     ),
     (
         {"kind": "declare", "seat": 2, "poll": "solo", "answer": "pass"},
         ["座位2 不明独"],
-        ["seat 2: no open solo"],
+        ["seat 2: no open solo (不明独)"],
     ),
     # a declaration the next event announces (open_solo, kick) is told once, by that event
     ({"kind": "declare", "seat": 2, "poll": "solo", "answer": "solo"}, [], []),
@@ -740,23 +740,23 @@ NARRATION: list[tuple[dict[str, Any], list[str], list[str]]] = [
     (
         {"kind": "declare", "seat": 3, "poll": "kick", "answer": "pass"},
         ["座位3 不踢"],
-        ["seat 3: no kick"],
+        ["seat 3: no kick (不踢)"],
     ),
     ({"kind": "declare", "seat": 0, "poll": "grab", "answer": "grab"}, [], []),
     (
         {"kind": "declare", "seat": 1, "poll": "grab", "answer": "pass"},
         ["座位1 不抢独"],
-        ["seat 1: no grab"],
+        ["seat 1: no grab (不抢独)"],
     ),
     (
         {"kind": "rebellion", "success": True, "rebels": [3, 4]},
-        ["造反成功（座位3、座位4）：分数加倍"],
-        ["the rebellion (造反) succeeds (seat 3, seat 4): the score is doubled"],
+        ["造反成功：分数加倍"],
+        ["the rebellion succeeds (造反): the score is doubled"],
     ),
     (
         {"kind": "rebellion", "success": False, "rebels": [3]},
-        ["造反不成（座位3）"],
-        ["the rebellion (造反) fails (seat 3)"],
+        ["造反不成"],
+        ["the rebellion fails (造反)"],
     ),
     ({"kind": "rebellion", "success": False, "rebels": []}, [], []),
     (
@@ -766,13 +766,13 @@ NARRATION: list[tuple[dict[str, Any], list[str], list[str]]] = [
     ),
     (
         {"kind": "reveal", "seat": 2, "role": "solo"},
-        ["座位2 亮明身份：暗独，皇帝一个人对四家"],
-        ["seat 2 is revealed as a dark solo (暗独): the emperor alone against four"],
+        ["座位2 亮明身份：暗独，一个人对四家"],
+        ["seat 2 is revealed as a dark solo (暗独), alone against four"],
     ),
     (
         {"kind": "transfer", "seat": 3, "to": 2, "added": None},
-        ["座位3 转让：把皇牌交给 座位2，座位2 必须登基"],
-        ["seat 3 transfers (转让) the emperor card to seat 2, who must be emperor"],
+        ["座位3 转让：把皇牌 R* 交给 座位2"],
+        ["seat 3 transfers the emperor card R* to seat 2 (转让)"],
     ),
     (
         {"kind": "kick", "seat": 3},
@@ -814,11 +814,8 @@ NARRATION: list[tuple[dict[str, Any], list[str], list[str]]] = [
     ),
     (
         {"kind": "open_solo", "seat": 0, "card": "9h", "how": "shown"},
-        ["皇帝 座位0（你） 明独！亮出 9h 9h 9h 9h，分数和进贡加倍"],
-        [
-            "emperor seat 0 (you) declares open solo (明独)! shows 9h 9h 9h 9h; "
-            "scores and tribute doubled"
-        ],
+        ["座位0（你） 明独！亮出 9h 9h 9h 9h，分数和进贡加倍"],
+        ["seat 0 (you) declares open solo (明独)! shows 9h 9h 9h 9h; scores and tribute doubled"],
     ),
     (
         {"kind": "void", "deal": 0},
@@ -856,7 +853,7 @@ SEQUENCES: list[tuple[list[dict[str, Any]], list[list[str]]]] = [
             [],
             ["座位3 拿着皇牌 R*，让位给 座位2"],
             ["座位2 是皇帝候选人，牌堆：R*"],
-            ["座位2 同意，当皇帝，收下 R*"],
+            ["座位2 同意，收下牌堆，当皇帝"],
         ],
     ),
     (
@@ -872,7 +869,25 @@ SEQUENCES: list[tuple[list[dict[str, Any]], list[list[str]]]] = [
             {"kind": "transfer", "seat": 3, "to": 2, "added": None, "counts": [33] * 5},
             {"kind": "reveal", "seat": 3, "role": "guard"},
         ],
-        [[], ["座位3 转让：把皇牌交给 座位2，座位2 必须登基"], ["座位3 拿着保牌 B*，是保皇派"]],
+        [[], ["座位3 转让：把皇牌 R* 交给 座位2"], ["座位3 拿着保牌 B*，是保皇派"]],
+    ),
+    (  # the 登基 a 转让 forces (R9.3) is one line: no "candidate", no "accepts"
+        [
+            {"kind": "candidate", "seat": 3, "pile": ["R*"]},
+            {"kind": "transfer", "seat": 3, "to": 2, "added": None, "counts": [33] * 5},
+            {"kind": "reveal", "seat": 3, "role": "guard"},
+            {"kind": "candidate", "seat": 2, "pile": ["R*"]},
+            {"kind": "accept", "seat": 2, "pile": ["R*"], "counts": [33] * 5},
+            {"kind": "roles", "emperor": 2},
+        ],
+        [
+            [],
+            ["座位3 转让：把皇牌 R* 交给 座位2"],
+            ["座位3 拿着保牌 B*，是保皇派"],
+            [],
+            ["座位2 拿着皇牌 R*，登基当皇帝"],
+            [],
+        ],
     ),
 ]
 
@@ -939,10 +954,11 @@ def test_wrap_cells_breaks_chinese_between_characters() -> None:
 def test_cli_rules_lists_every_preset() -> None:
     result = runner.invoke(app, ["rules"])
     assert result.exit_code == 0
-    for name in PRESETS:
-        assert name in result.output
-    assert "165 张牌" in result.output and "baohuang rules 预设名" in result.output
     en = runner.invoke(app, ["rules", "--lang", "en"])
+    for name in PRESETS:  # each by its name in the language, with the key that selects it
+        assert name in result.output and t(f"preset.{name}") in result.output
+        assert t(f"preset.{name}", "en") in en.output
+    assert "165 张牌" in result.output and "baohuang rules 预设名" in result.output
     assert "rule presets" in en.output and summary(PRESETS["qq"], "en")[:20] in en.output
 
 
@@ -950,7 +966,7 @@ def test_cli_rules_weihai_in_chinese_r9() -> None:
     result = runner.invoke(app, ["rules", "weihai"])
     assert result.exit_code == 0
     out = result.output
-    assert "保皇规则：weihai" in out
+    assert "保皇规则：威海（weihai）" in out
     for heading in ("牌", "出牌", "皇帝和保皇派", "计分"):
         assert f"\n{heading}\n" in out
     assert "共 165 张" in out and "每家 33 张" in out and "+32" in out
@@ -961,14 +977,14 @@ def test_cli_rules_kk_classic_in_english_r11() -> None:
     result = runner.invoke(app, ["rules", "kk_classic", "--lang", "en"])
     assert result.exit_code == 0
     out = result.output
-    assert "Baohuang rules: kk_classic" in out and "Grab solo (抢独)" in out
+    assert "Baohuang rules: KK Classic (kk_classic)" in out and "Grab solo (抢独)" in out
     assert "216 cards in all" in out and "皇帝" not in out
 
 
 def test_cli_rules_with_options() -> None:
     result = runner.invoke(app, ["rules", "classic", "--option", "roast=true", "-o", "tribute=off"])
     assert result.exit_code == 0
-    assert "保皇规则：classic roast=true tribute=off" in result.output
+    assert "保皇规则：经典（classic） roast=true tribute=off" in result.output
     assert "烤牌（R5.1）" in result.output and "\n进贡\n" not in result.output
 
 

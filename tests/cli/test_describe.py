@@ -57,10 +57,11 @@ FACTS: dict[str, dict[str, tuple[list[str], list[str]]]] = {
         ),
         "en": (
             ["165 cards in all", "No 3, 4, 5.", "3 of the 4 sixes of spades", "33 cards each",
-             "R*", "B*", "登基", "转让", "known to all", "明保", "暗保", "asked about 明保 first",
+             "R*", "B*", "登基", "转让", "known to all", "明保", "暗保",
+             "asked first whether to show the guard (明保)",
              "Rebellion (造反)", "Kick (踢)",
              "Hold sixes", "+32 if 1st, each other -8", "scores -32, each other +8",
-             "a successful rebellion (造反) or a 明保 ×2 (once), a kick (踢) ×2"],
+             "a successful rebellion (造反) or a shown guard (明保) ×2 (once), a kick (踢) ×2"],
             ["callable triple", "Grab", "Tribute"],
         ),
     },
@@ -101,7 +102,8 @@ FACTS: dict[str, dict[str, tuple[list[str], list[str]]]] = {
         "en": (
             ["200 cards in all", "No 3.", "Nothing is set aside", "40 cards each", "starter",
              "the starter its biggest (R, else B, else a 2)", "A 2 may fill", "QQ rule",
-             "R10.3", "emperor 1st and the guard 2nd", "a 明保 ×2", "each rebel pays 1"],
+             "R10.3", "emperor 1st and the guard 2nd", "a shown guard (明保) ×2",
+             "each rebel pays 1"],
             ["R*", "Rebellion", "Kick", "the other 199"],
         ),
     },

@@ -419,6 +419,9 @@ def _in_words_markdown() -> str:
             for heading, lines in describe(rules, "en")
         )
         said.setdefault(text, []).append(name)
-    return "".join(
-        f"\n### {', '.join(f'`{n}`' for n in names)}\n{text}" for text, names in said.items()
-    )
+    return "".join(f"\n### {_named(names)}\n{text}" for text, names in said.items())
+
+
+def _named(presets: Sequence[str]) -> str:
+    """Presets by their English names and keys: ``KK Simple (`kk_simple`), …``."""
+    return ", ".join(f"{t(f'preset.{name}', 'en')} (`{name}`)" for name in presets)

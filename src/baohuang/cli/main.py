@@ -47,6 +47,7 @@ from .terminal import (
     bot_label,
     legal_summary,
     metrics_table,
+    preset_label,
     presets_table,
     results_table,
     rules_text,
@@ -148,9 +149,9 @@ def _rules(preset: str, options: Sequence[str] | None, lang: str) -> Rules:
         _fail(exc.text(lang))
 
 
-def _label(rules: Rules, options: Sequence[str] | None) -> str:
-    """The preset's name with the options given: ``classic roast=true``."""
-    return " ".join([rules.name, *(options or [])])
+def _label(rules: Rules, options: Sequence[str] | None, lang: str) -> str:
+    """The preset's name with the options given: ``经典（classic） roast=true``."""
+    return " ".join([preset_label(rules.name, lang), *(options or [])])
 
 
 # ---------------------------------------------------------------------------------- play
@@ -312,7 +313,9 @@ def play(
         seed = random.SystemRandom().randrange(1_000_000)
     console = Console(highlight=False)
     label = bot_label(opponents, lang.value)
-    intro = t("play.intro", lang.value, preset=_label(rules, option), seed=seed, bots=label)
+    intro = t(
+        "play.intro", lang.value, preset=_label(rules, option, lang.value), seed=seed, bots=label
+    )
     console.print(intro, markup=False)
     bots = [make_bot(opponents, rules, f"{seed}/bot{seat}") for seat in range(5)]
     try:
@@ -449,7 +452,9 @@ def simulate(
             stats.append(game)
             progress.advance(task)
     seconds = time.perf_counter() - start
-    title = t("sim.title", lang.value, games=games, preset=_label(rules, option), seed=seed)
+    title = t(
+        "sim.title", lang.value, games=games, preset=_label(rules, option, lang.value), seed=seed
+    )
     rows = summary_rows(stats, seconds, lang.value, rules)
     console.print(metrics_table(title, rows, lang.value))
     if records is not None:
@@ -504,7 +509,7 @@ def arena(
         "arena.title",
         lang.value,
         bots=", ".join(names),
-        preset=_label(rules, option),
+        preset=_label(rules, option, lang.value),
         games=games,
         seatings=len(assignments(len(names))),
         seed=seed,
@@ -553,7 +558,7 @@ def rules_command(
         console.print(t("rules.more", lang.value), markup=False)
         return
     rules = _rules(preset, option, lang.value)
-    console.rule(Text(t("rules.title", lang.value, preset=_label(rules, option))))
+    console.rule(Text(t("rules.title", lang.value, preset=_label(rules, option, lang.value))))
     console.print(rules_text(describe(rules, lang.value)))
 
 

@@ -121,6 +121,8 @@ class Narrator:
         self.holder: int | None = None
         #: The chain has moved on since the deal (a yield or a 转让).
         self.passed_on = False
+        #: The last answer was a 转让: its receiver must 登基 (R9.3), told with its answer.
+        self.transferred = False
         self.last: dict[str, Any] = {}
 
     def __call__(self, event: dict[str, Any]) -> list[str]:
@@ -130,18 +132,22 @@ class Narrator:
     def says(self, event: dict[str, Any]) -> Said:
         """The templates that tell ``event`` after the events before it: the R* holder's 登基
         or 让位 at the start of the chain is one line (not "candidate", then "accepts, takes
-        R*"), and a poll answer that the next event announces (明独, 抢独, 踢, 明保) is told once.
+        R*"), so is the 登基 a 转让 forces (the 转让 does not say it too), and a poll answer that
+        the next event announces (明独, 抢独, 踢, 明保) is told once.
         """
         kind, seat = event["kind"], event.get("seat")
         last, self.last = self.last, event
         if kind == "deal":
-            self.holder, self.passed_on = None, False
-        elif kind == "candidate" and event["pile"] == ["R*"] and not self.passed_on:
-            self.holder = seat  # R9.3, R11.2: told with its answer
+            self.holder, self.passed_on, self.transferred = None, False, False
+        elif kind == "candidate" and (
+            self.transferred or (event["pile"] == ["R*"] and not self.passed_on)
+        ):
+            self.holder, self.transferred = seat, False  # R9.3, R11.2: told with its answer
             return []
         elif kind in ("accept", "decline", "transfer"):
             holder, self.holder = self.holder, None
             self.passed_on |= kind != "accept"
+            self.transferred = kind == "transfer"
             if holder == seat and kind != "transfer":
                 return [(f"event.{kind}.holder", event)]
         elif kind == "declare" and event["answer"] in ("solo", "grab", "kick"):
@@ -425,9 +431,17 @@ def presets_table(rows: Sequence[tuple[str, str]], lang: str) -> Table:
     table = Table(title=Text(t("rules.presets", lang)))
     table.add_column(t("rules.col.preset", lang), style="bold", no_wrap=True)
     table.add_column(t("rules.col.summary", lang))
-    for name, line in rows:
-        _text_row(table, name, line)
+    for name, line in rows:  # its name, and under it the key that selects it
+        shown = t(f"preset.{name}", lang) if f"preset.{name}" in MESSAGES else name
+        _text_row(table, f"{shown}\n{name}" if shown != name else name, line)
     return table
+
+
+def preset_label(name: str, lang: str) -> str:
+    """A preset (R7) by its name in ``lang`` and the key that selects it: ``经典（classic）``,
+    ``KK Simple (kk_simple)``; an unknown name as it is."""
+    key = f"preset.{name}"
+    return t("rules.preset_name", lang, name=t(key, lang), code=name) if key in MESSAGES else name
 
 
 def bot_label(name: str, lang: str) -> str:

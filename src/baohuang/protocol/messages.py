@@ -91,6 +91,11 @@ class TableConfig(Model):
     counter: bool = Field(
         True, description="记牌器 allowed: the page may show the cards still out."
     )
+    private: bool = Field(
+        False,
+        description="A friends' table (好友房): not listed in the lobby; joined by its link or "
+        "its room code (GET /api/rooms/{code}); its creator may start it with bots (``start``).",
+    )
 
 
 class SeatInfo(Model):
@@ -117,6 +122,14 @@ class TableInfo(Model):
     results: list[list[int]] = Field(description="Scores per seat of each finished game.")
     watching: int = Field(0, description="Connections without a seat.")
     seq: int = Field(description="The table's latest event sequence number.")
+    code: str | None = Field(
+        None,
+        description="A friends' table's room code (房号), to share with friends; null for a "
+        "public table.",
+    )
+    creator: int | None = Field(
+        None, description="The user id of a friends' table's creator (房主); null otherwise."
+    )
 
 
 # ---------------------------------------------------------------------- client → server
@@ -151,7 +164,9 @@ class Leave(CommandBase):
 
 
 class Ready(CommandBase):
-    """Ready (准备) or not: the match starts once five seats are filled and all people ready."""
+    """Ready (准备) or not: the match starts once five seats are filled and all people ready.
+    After a match (status ``finished``) it is 再来一场: everyone's ready is cleared by
+    ``match_over``, and the next match starts when all people seated are ready again."""
 
     op: Literal["ready"]
     on: bool = True
@@ -169,6 +184,14 @@ class RemoveBot(CommandBase):
 
     op: Literal["remove_bot"]
     seat: SeatNo
+
+
+class Start(CommandBase):
+    """开始（空位补机器人）: the creator of a friends' table (``config.private``) fills every
+    empty seat with the table's bot and is ready; the match starts at once when every other
+    person seated is ready too, else as soon as the last of them is."""
+
+    op: Literal["start"]
 
 
 class Auto(CommandBase):
@@ -202,7 +225,8 @@ class Hint(CommandBase):
 SIGNALS = ("hurry", "nice", "partner", "sorry", "thanks", "again")
 
 Command = Annotated[
-    Sit | Leave | Ready | AddBot | RemoveBot | Auto | Act | Signal | Hint, Field(discriminator="op")
+    Sit | Leave | Ready | Start | AddBot | RemoveBot | Auto | Act | Signal | Hint,
+    Field(discriminator="op"),
 ]
 
 
@@ -283,6 +307,7 @@ class Welcome(Model):
 class EventData(Model):
     """One table event as this connection may see it. ``kind`` is one of
 
+    - ``room`` {creator}: the first event of a friends' table (好友房);
     - ``sit`` {seat, name, user, bot}; ``leave`` {seat}; ``ready`` {seat, on};
       ``auto`` {seat, on, reason: request|timeout|disconnect|reconnect};
       ``connected`` {seat, on}; ``signal`` {seat, signal, zh, en};

@@ -40,6 +40,7 @@ from ..protocol.messages import (
     RemoveBot,
     Signal,
     Sit,
+    Start,
     TableConfig,
 )
 from ..protocol.messages import Hello as HelloData
@@ -439,6 +440,8 @@ class TableActor(TableState):
                 self._not_playing("ready")
                 self._record("ready", {"seat": seat, "on": command.on})
                 await self._maybe_start()
+            case Start():
+                await self._start_with_bots(conn, seat)
             case AddBot() | RemoveBot():
                 await self._bot_seat(command)
             case Auto():
@@ -506,8 +509,30 @@ class TableActor(TableState):
             self._record("sit", self._bot_public(seat, self.config.bot_level))
         await self._flush()
 
+    async def open_room(self, code: str, creator: int | None, row: Work) -> None:
+        """Make this new table a friends' table (好友房) with room ``code`` (before
+        :meth:`start`): its first event, stored with ``row`` (the table's row) and folded
+        again after a restart."""
+        self._record("room", {"creator": creator}, secret={"code": code}, extra=row)
+        await self._flush()
+
+    async def _start_with_bots(self, conn: Conn, seat: int) -> None:
+        """开始（空位补机器人）: the creator of a friends' table is ready, the table's bots take
+        the empty seats, and the match starts once every person seated is ready."""
+        if self.code is None:
+            raise Refused("not_allowed", "error.server.start_private")
+        if conn.user is None or conn.user != self.creator:
+            raise Refused("not_allowed", "error.server.start_creator")
+        self._not_playing("start")
+        if not self._seat(seat).ready:
+            self._record("ready", {"seat": seat, "on": True})
+        for empty in [s for s, chair in enumerate(self.seats) if chair is None]:
+            self._record("sit", self._bot_public(empty, self.config.bot_level))
+        await self._maybe_start()
+
     def _bot_public(self, seat: int, level: str) -> dict[str, Any]:
-        return {"seat": seat, "name": f"机器人{seat + 1}", "user": None, "bot": level}
+        # Named after the seat it sits in (座位2's bot is 机器人2); pages show it translated.
+        return {"seat": seat, "name": f"机器人{seat}", "user": None, "bot": level}
 
     async def _bot_seat(self, command: AddBot | RemoveBot) -> None:
         self._not_playing(command.op)
@@ -619,6 +644,7 @@ class TableActor(TableState):
             "game": index,
             "games": self.config.games,
             "players": players,
+            "bots": [chair.bot if chair else None for chair in self.seats],
         }
         counted = scored(self.rules, game.result, self.seats)
         game_id = f"{self.id}-{self.matches}-{index + 1}"

@@ -24,7 +24,6 @@ from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 from sqlalchemy import case, func, select
 from starlette.websockets import WebSocketDisconnect
 
-from ..engine.record import check_record, start_game
 from ..engine.rules import OPTIONS, PRESETS, Rules
 from ..protocol.messages import (
     SIGNALS,
@@ -44,6 +43,7 @@ from .lobby import Lobby
 from .mailbox import Cmd, Gone, Hello
 from .ratelimits import (
     CONNECTION_MESSAGES,
+    ROOM_LOOKUPS,
     TABLE_COMMANDS,
     TABLE_OPS,
     TABLES,
@@ -51,6 +51,7 @@ from .ratelimits import (
     Limits,
 )
 from .refusals import AccountError
+from .replays import replay_result, replay_views
 from .settings import DEFAULT_DATABASE
 from .store import GameRow, ResultRow, Store, UserRow
 
@@ -170,9 +171,15 @@ def create_app(database: str = DEFAULT_DATABASE, origins: Sequence[str] = ()) ->
     async def create_table(
         config: TableConfig, request: Request, session: LoginCookie = None
     ) -> TableInfo:
-        await user_of(session)
+        user = await user_of(session)
         limits.check(TABLES, "error.rate.tables", "table", address(request))
-        return (await lobby.create(config)).info()
+        return (await lobby.create(config, user.id)).info()
+
+    @app.get("/api/rooms/{code}")
+    async def room(code: str, request: Request) -> dict[str, Any]:
+        """The friends' table (好友房) whose room code is ``code``: ``{"id"}``."""
+        limits.check(ROOM_LOOKUPS, "error.rate.rooms", "room", address(request))
+        return {"id": lobby.room(code).id}
 
     @app.get("/api/tables/{table_id}")
     async def table(table_id: str) -> TableInfo:
@@ -194,7 +201,8 @@ def create_app(database: str = DEFAULT_DATABASE, origins: Sequence[str] = ()) ->
     @app.get("/api/games/{game_id}/replay")
     async def replay_steps(game_id: str) -> dict[str, Any]:
         row = await _game(store, game_id)
-        return {"record": row.record, "steps": replay_views(row.record)}
+        steps = replay_views(row.record)  # R12 进贡 steps; the result (R10, R13) at the end
+        return {"record": row.record, "steps": steps, "result": await replay_result(store, row)}
 
     @app.get("/api/me/games")
     async def my_games(session: LoginCookie = None) -> dict[str, Any]:
@@ -394,23 +402,6 @@ async def _game(store: Store, game_id: str) -> GameRow:
     if row is None:
         raise _not_found("error.not_found.game", game_id)
     return row
-
-
-def replay_views(record: dict[str, Any]) -> list[dict[str, Any]]:
-    """A finished game step by step with every hand open: the spectator view and the five
-    hands before the first action and after each."""
-    check_record(record)
-    game = start_game(record)
-
-    def step(action: dict[str, Any] | None) -> dict[str, Any]:
-        hands = [game.hand_text(seat) for seat in range(5)]
-        return {"action": action, "view": game.view(None).to_json(), "hands": hands}
-
-    steps = [step(None)]
-    for entry in record["actions"]:
-        game.apply(entry["action"])
-        steps.append(step(entry))
-    return steps
 
 
 async def history(store: Store, user_id: int) -> list[dict[str, Any]]:

@@ -22,6 +22,12 @@ from .store import Store, TableRow
 
 log = logging.getLogger("baohuang.server")
 
+#: The letters of a room code (房号): digits and capitals that cannot be mistaken for each
+#: other (no 0/O, no 1/I); 32 of them, so that a random byte picks one evenly.
+CODE_LETTERS = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
+#: A room code's length: 32**6, about a billion codes, against the lookups' rate limit.
+CODE_LENGTH = 6
+
 #: A table nobody is connected to and that plays no match leaves memory after this many idle
 #: seconds (a waiting one is closed for good; finished games stay downloadable).
 IDLE_SECONDS = 600.0
@@ -78,7 +84,9 @@ class Lobby:
         table.start()
         return table
 
-    async def create(self, config: TableConfig) -> TableActor:
+    async def create(self, config: TableConfig, creator: int | None = None) -> TableActor:
+        """A new table; a friends' table (``config.private``) gets a room code, and ``creator``
+        (a user id) may start it with bots."""
         try:
             Rules.preset(config.preset, **config.options).validate()
         except RulesError as exc:
@@ -99,12 +107,35 @@ class Lobby:
         def work(session: Session) -> None:
             session.add(row)
 
-        await self.store.write(work)
         table = TableActor(table_id, config, seed, self.store, self.clock, self.token)
+        if config.private:  # the row and the room's event in one transaction
+            await table.open_room(self._new_code(), creator, work)
+        else:
+            await self.store.write(work)
         self.tables[table_id] = table
         await table.seat_bots(range(SEATS - config.bots, SEATS))
         table.start()
         return table
+
+    def _new_code(self) -> str:
+        """A room code no live table has, drawn on its own (the table id tells nothing of it)."""
+        taken = {table.code for table in self.tables.values()}
+        while True:
+            drawn = bytes.fromhex(self.token(CODE_LENGTH))
+            code = "".join(CODE_LETTERS[byte % len(CODE_LETTERS)] for byte in drawn)
+            if code not in taken:
+                return code
+
+    def room(self, code: str) -> TableActor:
+        """The live table whose room code is ``code`` (letter case, spaces and dashes aside);
+        refused when ``code`` is no room code at all or no live table has it."""
+        wanted = code.strip().upper().replace(" ", "").replace("-", "")
+        if len(wanted) != CODE_LENGTH or any(c not in CODE_LETTERS for c in wanted):
+            raise AccountError(422, "bad_code", "error.room.bad_code", code=code[:20])
+        for table in self.tables.values():
+            if table.code == wanted:
+                return table
+        raise AccountError(404, "not_found", "error.room.not_found", code=wanted)
 
     async def get(self, table_id: str) -> TableActor | None:
         """A live table; one whose actor failed is folded again from the database."""
@@ -114,12 +145,16 @@ class Lobby:
         return table
 
     def listing(self) -> list[TableInfo]:
-        """Tables waiting or playing, and finished ones somebody still sits at."""
+        """Public tables waiting or playing, and finished ones somebody still sits at (a
+        friends' table is never listed)."""
         return [
             table.info()
             for table in self.tables.values()
-            if table.status != "finished"
-            or any(seat and seat.user is not None for seat in table.seats)
+            if not table.config.private
+            and (
+                table.status != "finished"
+                or any(seat and seat.user is not None for seat in table.seats)
+            )
         ]
 
     async def sweep_forever(self) -> None:

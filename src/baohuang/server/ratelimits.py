@@ -23,13 +23,16 @@ USER_MESSAGES = parse("400/second")
 #: Commands that make a table event without moving a game on (ready, 托管, bots, seats), per
 #: user: toggling them cannot flood a table.
 TABLE_COMMANDS = parse("5/second")
-TABLE_OPS = frozenset({"sit", "leave", "ready", "auto", "add_bot", "remove_bot"})
+TABLE_OPS = frozenset({"sit", "leave", "ready", "start", "auto", "add_bot", "remove_bot"})
 #: WebSockets open at once from one address.
 SOCKETS_PER_ADDRESS = 64
 #: Per address: tables created, guests made, accounts registered.
 TABLES = parse("30/hour")
 GUESTS = parse("60/hour")
 REGISTRATIONS = parse("10/hour")
+#: Room-code lookups (GET /api/rooms/{code}) per address: a few friends typing a code, not
+#: enough to guess one of about a billion.
+ROOM_LOOKUPS = parse("20/minute")
 #: Failed logins: per address and name, and per address over all names (password spraying).
 LOGIN_FAILURES = parse("5/minute")
 SPRAY_FAILURES = parse("30/hour")

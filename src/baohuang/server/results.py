@@ -68,6 +68,24 @@ def game_over_data(
     }
 
 
+def record_result(record: dict[str, Any], game_id: str) -> dict[str, Any] | None:
+    """:func:`game_over_data` for a stored game from its record alone (its replay, when the
+    table's ``game_over`` event is not there to tell it): R13's ``unscored`` and ``dissolved``
+    as the record's ``match`` says (neither, if it does not), and the totals of this game
+    alone. ``None`` for an unfinished game."""
+    done = record.get("result")
+    if not done:
+        return None
+    result = GameResult.from_dict(done)
+    match = record.get("match") or {}
+    unscored = match.get("unscored")
+    scores = (0,) * len(result.scores) if unscored else result.scores
+    game = Scored(result, scores, unscored, bool(match.get("dissolved")))
+    players = list(match.get("players") or [""] * len(scores))
+    rules = Rules.from_dict(record["rules"])
+    return game_over_data(rules, game, match.get("game", 0), players, list(scores), game_id)
+
+
 def store_game(row: GameRow, game: Scored, users: list[tuple[int, int]]) -> Work:
     """Write work: the game's record, and a result row per person unless it is unscored."""
     result = game.result

@@ -44,6 +44,9 @@ class TableState:
         self.match_results: list[GameResult] = []
         #: The current match's deal seeds by game (kept in each ``start`` event's secret).
         self.deal_seeds: dict[int, str] = {}
+        #: A friends' table's room code and its creator's user id (its ``room`` event).
+        self.code: str | None = None
+        self.creator: int | None = None
 
     def info(self) -> TableInfo:
         seats = [
@@ -70,12 +73,16 @@ class TableState:
             results=self.results,
             watching=len(self.watchers),
             seq=self.seq,
+            code=self.code,
+            creator=self.creator,
         )
 
     def fold(self, kind: str, public: dict[str, Any], secret: dict[str, Any]) -> None:
         """Apply one non-game event to the table's state (live and when loading)."""
         seat: int = public.get("seat", -1)
-        if kind == "sit":
+        if kind == "room":
+            self.code, self.creator = secret["code"], public["creator"]
+        elif kind == "sit":
             self.seats[seat] = Seat(
                 name=public["name"],
                 user=public.get("user"),

@@ -283,6 +283,18 @@ ERRORS: dict[str, tuple[str, str]] = {
         "建桌太频繁了（最多 {limit}），请稍后再试",
         "too many tables from this address: at most {limit}, try again later",
     ),
+    "error.rate.rooms": (
+        "查房号太频繁了（最多 {limit}），请稍后再试",
+        "too many room-code lookups from this address: at most {limit}, try again later",
+    ),
+    "error.room.bad_code": (
+        "“{code}”不是房号：房号是 6 位数字或字母（没有 0、1、O、I）",
+        "'{code}' is not a room code: a room code is 6 letters and digits (no 0, 1, O or I)",
+    ),
+    "error.room.not_found": (
+        "没有房号为 {code} 的牌桌：请核对房号，或向房主要邀请链接",
+        "no table has the room code {code}: check the code, or ask for the invite link",
+    ),
     "error.not_found.table": ("没有牌桌 {name}", "no table {name}"),
     "error.not_found.user": ("没有用户 {name}", "no user {name}"),
     "error.not_found.game": ("没有对局 {name}", "no game {name}"),
@@ -305,8 +317,14 @@ ERRORS: dict[str, tuple[str, str]] = {
     "error.server.seat_taken": ("座位{seat}已有人", "seat {seat} is taken"),
     "error.server.no_bot": ("座位{seat}没有机器人", "no bot in seat {seat}"),
     "error.server.match_on": ("{op}：比赛正在进行", "{op}: the match is in progress"),
-    "error.server.auto_no_game": ("对局中才能托管", "托管 is only for a game in progress"),
-    "error.server.auto_on": ("正在托管：请先取消托管", "托管 is on: switch it off first"),
+    "error.server.auto_no_game": (
+        "对局中才能托管",
+        "Auto-play (托管) is only for a game in progress",
+    ),
+    "error.server.auto_on": (
+        "正在托管：请先取消托管",
+        "Auto-play (托管) is on: switch it off first",
+    ),
     "error.server.signal": (
         "没有这条快捷语 '{signal}'：可选 {signals}",
         "unknown signal '{signal}': signals are {signals}",
@@ -320,6 +338,14 @@ ERRORS: dict[str, tuple[str, str]] = {
     "error.server.turn_of": ("现在轮到座位{seat}", "it is seat {seat}'s turn"),
     "error.server.not_turn": ("还没轮到你", "it is not your turn"),
     "error.server.escape": ("要逃跑请离开牌桌", "to escape, leave the table"),
+    "error.server.start_private": (
+        "只有好友房可以一键补机器人开始：请在空位加机器人并准备",
+        "only a friends' table starts with bots at one click: add bots and get ready",
+    ),
+    "error.server.start_creator": (
+        "只有房主可以补机器人开始：请点“准备”，等房主开始",
+        "only the table's creator may start it with bots: get ready and wait for them",
+    ),
     # the load test
     "error.loadtest.unreachable": (
         "连不上服务器 {url}：{reason}",

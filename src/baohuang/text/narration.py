@@ -50,8 +50,8 @@ NARRATION: dict[str, tuple[str, str]] = {
     ),
     "event.auto": ("（没有可叫的三张，自动放弃）", " (no callable triple: automatic)"),
     "event.accept": (
-        "{seat} 同意，当皇帝，收下 {pile}",
-        "{seat} accepts and is emperor, takes {pile}",
+        "{seat} 同意，收下牌堆，当皇帝",
+        "{seat} accepts, takes the pile and is the emperor",
     ),
     "event.accept.holder": (
         "{seat} 拿着皇牌 R*，登基当皇帝",
@@ -62,14 +62,14 @@ NARRATION: dict[str, tuple[str, str]] = {
         "nobody became emperor: the deal is void, dealing anew",
     ),
     "event.transfer": (
-        "{seat} 转让：把皇牌交给 {to}，{to} 必须登基",
-        "{seat} transfers (转让) the emperor card to {to}, who must be emperor",
+        "{seat} 转让：把皇牌 R* 交给 {to}",
+        "{seat} transfers the emperor card R* to {to} (转让)",
     ),
     "event.transfer.reveal": ("{seat} 拿着保牌 B*，是保皇派", "{seat} holds B*: the guard"),
     # the guard: called (R8.6) or marked (R9.3, R9.4); an open replay names it
     "event.call": (
-        "皇帝 {seat} 叫 {card}：持有第四张 {card} 的是保皇派",
-        "emperor {seat} calls {card}: the holder of the 4th {card} is the guard",
+        "{seat} 叫 {card}：持有第四张 {card} 的是保皇派",
+        "{seat} calls {card}: the holder of the 4th {card} is the guard",
     ),
     "event.call.guard": (
         "你持有第四张 {card}：你是保皇派（只有你自己知道）",
@@ -91,8 +91,8 @@ NARRATION: dict[str, tuple[str, str]] = {
     "event.dark": ("皇帝一个人打：暗独", "the emperor plays alone: dark solo (暗独)"),
     # 明独 (R8.7, R9.2, R11.3, R11.4), the polls and their answers (R9, R11)
     "event.open_solo": (
-        "皇帝 {seat} 明独！亮出 {shown}，分数和进贡加倍",
-        "emperor {seat} declares open solo (明独)! shows {shown}; scores and tribute doubled",
+        "{seat} 明独！亮出 {shown}，分数和进贡加倍",
+        "{seat} declares open solo (明独)! shows {shown}; scores and tribute doubled",
     ),
     "event.open_solo.declared": (
         "{seat} 明独！一个人公开对四家",
@@ -105,27 +105,28 @@ NARRATION: dict[str, tuple[str, str]] = {
     "event.poll": ("问{poll}：{seats} 依次表态", "asking for {poll}: {seats} in turn"),
     "event.declare.show": ("{seat} 明保：我是保皇派", "{seat} shows (明保): I am the guard"),
     "event.declare.rebel": ("{seat} 造反！", "{seat} rebels (造反)!"),
-    "event.declare.pass.solo": ("{seat} 不明独", "{seat}: no open solo"),
-    "event.declare.pass.show": ("{seat} 不明保", "{seat}: no 明保"),
-    "event.declare.pass.rebel": ("{seat} 不造反", "{seat}: no 造反"),
-    "event.declare.pass.kick": ("{seat} 不踢", "{seat}: no kick"),
-    "event.declare.pass.grab": ("{seat} 不抢独", "{seat}: no grab"),
+    "event.declare.pass.solo": ("{seat} 不明独", "{seat}: no open solo (不明独)"),
+    "event.declare.pass.show": ("{seat} 不明保", "{seat}: no showing (不明保)"),
+    "event.declare.pass.rebel": ("{seat} 不造反", "{seat}: no rebellion (不造反)"),
+    "event.declare.pass.kick": ("{seat} 不踢", "{seat}: no kick (不踢)"),
+    "event.declare.pass.grab": ("{seat} 不抢独", "{seat}: no grab (不抢独)"),
+    # the rebels' names were told by their 造反 answers
     "event.rebellion.success": (
-        "造反成功（{rebels}）：分数加倍",
-        "the rebellion (造反) succeeds ({rebels}): the score is doubled",
+        "造反成功：分数加倍",
+        "the rebellion succeeds (造反): the score is doubled",
     ),
-    "event.rebellion.failed": ("造反不成（{rebels}）", "the rebellion (造反) fails ({rebels})"),
+    "event.rebellion.failed": ("造反不成", "the rebellion fails (造反)"),
     "event.kick": ("{seat} 踢！分数再加倍", "{seat} kicks (踢): the score is doubled once more"),
     "event.reveal.guard": ("{seat} 亮明身份：保皇派", "{seat} is revealed as the guard"),
     "event.reveal.solo": (
-        "{seat} 亮明身份：暗独，皇帝一个人对四家",
-        "{seat} is revealed as a dark solo (暗独): the emperor alone against four",
+        "{seat} 亮明身份：暗独，一个人对四家",
+        "{seat} is revealed as a dark solo (暗独), alone against four",
     ),
     # playing (R6), 清3 (R6.8), 逃跑 (R10.4), the end
     "event.round": ("{leader} 领出", "{leader} leads"),
     "event.round.jiefeng": (
         "{leader} 接风，领出",
-        "{leader} leads by 接风 (the last play went out)",
+        "{leader} leads: the last play went out (接风)",
     ),
     "event.play": (
         "{seat} 出 {play}（{cards}），剩 {left} 张",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 #: message id -> (Chinese, English)
 PAGE: dict[str, tuple[str, str]] = {
-    "title": ("保皇", "Baohuang 保皇"),
+    "title": ("保皇", "Baohuang (保皇)"),
     "nav.lobby": ("大厅", "Lobby"),
     "nav.history": ("战绩", "History"),
     "nav.leaderboard": ("排行榜", "Leaderboard"),
@@ -51,6 +51,28 @@ PAGE: dict[str, tuple[str, str]] = {
     "create.grace": ("掉线后等几秒再托管", "Seconds to reconnect before auto-play"),
     "create.counter": ("允许记牌器", "Card counter allowed"),
     "create.go": ("建桌并入座", "Create and sit"),
+    "create.private": (
+        "好友房（不在大厅列出，凭房号或邀请链接加入）",
+        "Friends' table (not listed: join by its room code or invite link)",
+    ),
+    "room.join.title": ("用房号加入好友房", "Join a friends' table"),
+    "room.join.code": ("房号", "Room code"),
+    "room.join.go": ("加入", "Join"),
+    "room.private": ("好友房", "Friends' table"),
+    "room.code": ("房号 {code}", "Room code {code}"),
+    "room.copy": ("复制邀请链接", "Copy invite link"),
+    "room.copied": ("邀请链接已复制", "Invite link copied"),
+    "room.copy_here": ("复制这个链接发给朋友", "Copy this link for your friends"),
+    "room.start": ("开始（空位补机器人）", "Start, bots in empty seats"),
+    "room.start_note": (
+        "空位由机器人补上；已入座的人都准备好就开局",
+        "Bots take the empty seats; the match starts when everyone seated is ready",
+    ),
+    "room.waiting_for": ("等 {names} 准备", "Waiting for {names} to get ready"),
+    "room.rematch": ("再来一场", "Play again"),
+    "room.rematch_cancel": ("取消（等其他人）", "Cancel (waiting for the others)"),
+    "room.agreed": ("再来一场：{n}/{total} 同意", "Play again: {n} of {total} agreed"),
+    "room.agreed_names": ("已同意：{names}", "Agreed: {names}"),
     # the table
     "seat.empty": ("空位", "empty"),
     "seat.me": ("{name}（你）", "{name} (you)"),
@@ -79,8 +101,8 @@ PAGE: dict[str, tuple[str, str]] = {
     "btn.close": ("关闭", "Close"),
     "btn.download": ("下载记录", "Download record"),
     "hand.selected": ("已选 {n} 张：{play}", "{n} selected: {play}"),
-    "hand.not_a_play": ("不是一套牌", "not a play"),
-    "hand.not_legal": ("现在不能出", "not legal now"),
+    "hand.not_a_play": ("不是一套牌", "not a set"),
+    "hand.not_legal": ("现在不能出", "can't be played now"),
     "hand.title": ("手牌（{n} 张）", "Hand ({n} cards)"),
     "hand.keys": (
         "← → 移动，空格 选牌，回车 出牌，P 过，H 提示，Esc 重选",
@@ -93,6 +115,11 @@ PAGE: dict[str, tuple[str, str]] = {
     "wait.sit": ("点“坐这里”入座", "Pick a free seat"),
     "wait.ready": ("五家都坐下、准备好就开局", "The game starts when all five seats are ready"),
     "wait.next": ("下一局马上开始", "The next game starts soon"),
+    "wait.over": ("本场已结束", "This match is over"),
+    "wait.finished": (
+        "本场已结束：点“再来一场”，人齐了就开下一场",
+        "This match is over: click Play again; the next one starts when everyone has",
+    ),
     "watching": ("观战中", "watching"),
     "turn.you": ("轮到你了", "Your turn"),
     "turn.of": ("等 {name}", "Waiting for {name}"),
@@ -105,11 +132,23 @@ PAGE: dict[str, tuple[str, str]] = {
     "lead": ("{name} 出的牌", "played by {name}"),
     "lead.none": ("{name} 领出", "{name} leads"),
     "trick": ("本轮", "this round"),
+    "rounds.last": ("上一轮", "Last round"),
+    "rounds.key": ("看上一轮出的牌（L）", "See the last round's plays (L)"),
+    "rounds.led": ("{name} 领出", "{name} led"),
+    "rounds.led.jiefeng": ("{name} 接风领出", "{name} led, the taker being out"),
+    "rounds.took": ("{name} 最大", "{name} took it"),
+    "rounds.out": ("出完", "out"),
+    "sound": ("声音", "Sound"),
+    "sound.mute": ("关闭声音", "Mute sounds"),
+    "sound.unmute": ("打开声音", "Turn sounds on"),
     "log": ("记录", "Log"),
     "counter.title": ("记牌器", "Card counter"),
     "counter.big": ("大王", "Big"),
     "counter.small": ("小王", "Small"),
     "counter.help": ("还没出、也不在你手里的牌", "cards not played and not in your hand"),
+    "hand.touch": ("点牌选中，双击选同点的牌", "Tap a card to pick it, double-tap for its rank"),
+    "log.open": ("展开", "More"),
+    "log.close": ("收起", "Less"),
     # role-phase dialogs (R8, R9, R11, R12)
     "ask.candidate": ("你是皇帝候选人，登基还是放弃？", "You are the candidate: take the throne?"),
     "ask.candidate.marked": (
@@ -122,11 +161,13 @@ PAGE: dict[str, tuple[str, str]] = {
     ),
     "ask.candidate.both": (
         "你同时拿着 R* 和 B*：登基（暗独）、独保，还是转让？",
-        "You hold both R* and B*: 登基 (dark solo), 独保 (open solo) or 转让 (transfer)?",
+        "You hold both R* and B*: take the throne as a dark solo (登基), play an open solo "
+        "(独保) or transfer R* (转让)?",
     ),
     "ask.candidate.both_yield": (
         "你同时拿着 R* 和 B*：登基（暗独）、独保，还是让位（保牌留在手里）？",
-        "You hold both R* and B*: 登基 (dark solo), 独保 (open solo) or yield (keeping B*)?",
+        "You hold both R* and B*: take the throne as a dark solo (登基), play an open solo "
+        "(独保) or yield R* and keep B* (让位)?",
     ),
     "ask.call": (
         "叫牌：亮出一张三张，持第四张的人是保皇派",
@@ -158,6 +199,11 @@ PAGE: dict[str, tuple[str, str]] = {
     "replay.prev": ("上一步", "Previous"),
     "replay.next": ("下一步", "Next"),
     "replay.keys": ("← → 也能翻步", "← → step too"),
+    "replay.dealt": ("发牌后，进贡前", "after the deal, before the tribute"),
+    "replay.after_tribute": ("进贡后", "after the tribute"),
+    "replay.paid": ("进贡 {card}", "paid {card}"),
+    "replay.got": ("收到 {cards}", "received {cards}"),
+    "replay.result": ("本局结算", "This game's result"),
     "board.title": ("排行榜", "Leaderboard"),
     "board.empty": ("还没有成绩", "No scores yet"),
     "col.rank": ("名次", "#"),

@@ -27,9 +27,9 @@ RESULTS: dict[str, tuple[str, str]] = {
     "factor.open_guard": ("明保", "guard shown (明保)"),
     "factor.kicked": ("踢", "kick (踢)"),
     "factor.open_solo_fixed": ("明独：T 为 ±8", "open solo: T is ±8"),
-    "flag.open_guard": ("明保", "明保 (guard shown)"),
-    "flag.rebellion": ("造反成功 ×2", "造反 succeeded ×2"),
-    "flag.kicked": ("踢 ×2", "踢 kick ×2"),
+    "flag.open_guard": ("明保", "guard shown (明保)"),
+    "flag.rebellion": ("造反成功 ×2", "rebellion succeeded (造反) ×2"),
+    "flag.kicked": ("踢 ×2", "kick (踢) ×2"),
     "results.escaped": (
         "{name} 逃跑，扣 30 分；其他玩家本局不计分",
         "{name} escaped: −30 for them; the others are not scored this game",

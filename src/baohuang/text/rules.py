@@ -6,21 +6,21 @@ from __future__ import annotations
 #: message id -> (Chinese, English)
 RULES: dict[str, tuple[str, str]] = {
     # the presets (R7) and the rules' options, as the lobby and the summaries name them
-    "preset.classic": ("经典", "classic"),
+    "preset.classic": ("经典", "Classic"),
     "preset.weihai": ("威海", "Weihai"),
-    "preset.kk_simple": ("KK 简单", "KK simple"),
-    "preset.lianzhong_simple": ("联众 简单", "Lianzhong simple"),
-    "preset.kk_classic": ("KK 经典", "KK classic"),
-    "preset.lianzhong_classic": ("联众 经典", "Lianzhong classic"),
+    "preset.kk_simple": ("KK简明", "KK Simple"),
+    "preset.lianzhong_simple": ("联众简明", "Lianzhong Simple"),
+    "preset.kk_classic": ("KK经典", "KK Classic"),
+    "preset.lianzhong_classic": ("联众经典", "Lianzhong Classic"),
     "preset.qq": ("QQ", "QQ"),
     "opt.roast": ("烤牌", "roast (烤牌)"),
-    "opt.twos_wild": ("2 当百搭", "wild 2s"),
+    "opt.twos_wild": ("2 当百搭", "wild 2s (2 当百搭)"),
     "opt.qq_jokers": ("QQ 王规则", "QQ joker rule"),
     "opt.hold_sixes": ("憋6", "hold sixes (憋6)"),
     "opt.hold_threes": ("清3", "hold threes (清3)"),
     "opt.ranks_from": ("最小点数", "lowest rank"),
     "opt.qq_chain": ("QQ 传底牌", "the QQ chain (底牌)"),
-    "opt.qq_open_guard": ("QQ 明保", "QQ 明保"),
+    "opt.qq_open_guard": ("QQ 明保", "QQ guard showing (明保)"),
     "opt.open_solo_anyone": ("人人可明独", "open solo by anyone (明独)"),
     "opt.yielding": ("让位", "yielding (让位)"),
     "opt.rebellion": ("造反", "rebellion (造反)"),
@@ -32,6 +32,7 @@ RULES: dict[str, tuple[str, str]] = {
     # baohuang rules: headings, one-line summaries, and describe()'s sentences
     "rules.title": ("保皇规则：{preset}", "Baohuang rules: {preset}"),
     "rules.presets": ("规则预设", "rule presets"),
+    "rules.preset_name": ("{name}（{code}）", "{name} ({code})"),
     "rules.col.preset": ("预设", "preset"),
     "rules.col.summary": ("简介", "summary"),
     "rules.more": (
@@ -98,7 +99,8 @@ RULES: dict[str, tuple[str, str]] = {
     ),
     "desc.order": (
         "出牌顺序：座位 i 之后是座位 i+1；后一家是下家，前一家是上家。",
-        "Play order: seat i, then seat i+1; the next seat is your 下家, the one before your 上家.",
+        "Play order: seat i, then seat i+1; the next seat is your next player (下家), the one "
+        "before your previous player (上家).",
     ),
     "desc.sets": (
         "一套牌：同一点数的任意张，可以挂任意张王（挂花）；纯王也行，如 R、BB、RBBB。"
@@ -139,13 +141,13 @@ RULES: dict[str, tuple[str, str]] = {
     ),
     "desc.jiefeng": (
         "接风：一轮最后一手是某人出完的牌，就由他下家里还有牌的人领出（R6.5）。",
-        "接风: when a round's last play went out, the next player still holding cards leads "
-        "(R6.5).",
+        "Taking over the lead (接风): when a round's last play went out, the next player still "
+        "holding cards leads (R6.5).",
     ),
     "desc.places": (
         "先出完的依次是头科、二科、三科、二落，最后剩牌的是大落。",
-        "Players out first to last are 头科 (1st), 二科 (2nd), 3rd, 二落 (4th); the last one "
-        "holding cards is 大落 (5th).",
+        "Players out first to last are 1st (头科), 2nd (二科), 3rd (三科), 4th (二落); the last "
+        "one holding cards is 5th (大落).",
     ),
     "desc.hold_sixes": (
         "憋6（R6.7）：带 6 的牌必须是最后一手，所有的 6 一起最后出（可以挂王）。",
@@ -175,8 +177,8 @@ RULES: dict[str, tuple[str, str]] = {
         "候选人 同意（当皇帝，收下皇牌和传来的 2）或 放弃：把它们交给上家，"
         "并添上自己的一张 2（有的话；第一个候选人第一次不添）。",
         "The candidate accepts (同意: emperor, taking the pile of the emperor card and the 2s "
-        "handed along) or declines (放弃), handing the pile plus one own 2, if any, to the 上家 "
-        "(the first candidate adds none on its first turn).",
+        "handed along) or declines (放弃), handing the pile plus one own 2, if any, to the "
+        "previous player (上家; the first candidate adds none on its first turn).",
     ),
     "desc.r8.void": (
         "五家都放弃，第一个候选人收下牌堆再选一次；再放弃，这副牌作废，重新发牌。",
@@ -203,16 +205,16 @@ RULES: dict[str, tuple[str, str]] = {
         "候选人 同意（当皇帝，收下牌堆）或 放弃：往牌堆添一张牌再交给上家，起手家添最大的"
         "（大王，没有就小王，再没有就一张 2），其他人添一张 2（没有就小王，再没有就大王）。",
         "The candidate accepts (同意: emperor, taking the pile) or declines (放弃), adding a card "
-        "to the pile and handing it to the 上家: the starter its biggest (R, else B, else a 2), "
-        "anyone else a 2 (else B, else R).",
+        "to the pile and handing it to the previous player (上家): the starter its biggest (R, "
+        "else B, else a 2), anyone else a 2 (else B, else R).",
     ),
     "desc.r8.show": (
         "明保：叫牌之后，从皇帝的下家起依次问每一家；保皇派可以亮出叫的那张牌明保，别人只能过。"
         "明保以后，皇帝头科、保皇派二科才算赢，否则算输；分数 ×2。",
-        "明保: after the call every other seat is asked in turn from the emperor's 下家; the "
-        "guard may show its copy of the called card, the others can only pass. After a 明保 the "
-        "emperor's side wins only with the emperor 1st and the guard 2nd, and loses otherwise; "
-        "points ×2.",
+        "Showing the guard (明保): after the call every other seat is asked in turn from the "
+        "emperor's next player (下家); the guard may show its copy of the called card, the "
+        "others can only pass. Once the guard is shown the emperor's side wins only with the "
+        "emperor 1st and the guard 2nd, and loses otherwise; points ×2.",
     ),
     "desc.r8.open": (
         "明独：亮出同一张牌的四张（不是 2 也不是王），一个人公开对四家。",
@@ -232,8 +234,9 @@ RULES: dict[str, tuple[str, str]] = {
     "desc.r9.yield": (
         "拿 R* 的人可以登基，也可以让位给上家：第一个让位的只交 R*，之后每个让位的再添一张 2"
         "（没有 2 就添最大的非王牌）。两圈都没人登基，重新发牌。",
-        "The R* holder may take the throne (登基) or yield (让位) to the 上家: the first yielder "
-        "hands on only R*, each later one adds a 2 (or, without one, its highest non-joker). "
+        "The R* holder may take the throne (登基) or yield (让位) to the previous player (上家): "
+        "the first yielder hands on only R*, each later one adds a 2 (or, without one, its "
+        "highest non-joker). "
         "Two laps without an emperor: the cards are dealt anew.",
     ),
     "desc.r9.forced": (
@@ -244,25 +247,26 @@ RULES: dict[str, tuple[str, str]] = {
         "同时拿到 R* 和 B* 的人可以：独保（明独，一个人公开对四家）；登基不声明"
         "（暗独：又是皇帝又是保皇派，别人不知道）；或者 转让（把 R* 交给上家，上家必须登基，"
         "自己还是保皇派，因为只有拿着 B* 才能转让，大家就知道了）。",
-        "A player holding both R* and B* chooses: 独保 (open solo, alone against four, "
-        "openly); 登基 without a word (dark solo 暗独, emperor and guard at once, in secret); or "
-        "转让 (transfer R* to the 上家, who must be emperor, staying the guard, known to all "
-        "since only B*'s holder may transfer).",
+        "A player holding both R* and B* chooses: an open solo (独保), alone against four, "
+        "openly; to take the throne without a word (登基), a dark solo (暗独): emperor and guard "
+        "at once, in secret; or to transfer R* (转让) to the previous player (上家), who must be "
+        "emperor, staying the guard, known to all since only B*'s holder may transfer.",
     ),
     "desc.r9.both.yield": (
         "同时拿到 R* 和 B* 的人可以：独保（明独，一个人公开对四家）；登基不声明"
         "（暗独：又是皇帝又是保皇派，别人不知道）；或者像别人一样让位：只交 R*，保牌留在手里，"
         "自己是保皇派，看起来和别人让位一样。",
-        "A player holding both R* and B* chooses: 独保 (open solo, alone against four, "
-        "openly); 登基 without a word (dark solo 暗独, emperor and guard at once, in secret); or "
-        "to yield like anyone, handing on R* alone and keeping B* as the guard: the yield looks "
-        "like anyone else's.",
+        "A player holding both R* and B* chooses: an open solo (独保), alone against four, "
+        "openly; to take the throne without a word (登基), a dark solo (暗独): emperor and guard "
+        "at once, in secret; or to yield like anyone, handing on R* alone and keeping B* as the "
+        "guard: the yield looks like anyone else's.",
     ),
     "desc.r9.guard": (
         "皇帝定下以后，先从皇帝的下家起依次问明保：保皇派可以明保（亮明身份）或暗保（过），"
         "别人只能过，看不出谁是保皇派；打出 B* 也就亮明了。",
-        "Once the emperor is settled, every other seat is asked about 明保 first, in turn from "
-        "the emperor's 下家: the guard may show itself (明保) or stay hidden (暗保, a pass), "
+        "Once the emperor is settled, every other seat is asked first whether to show the guard "
+        "(明保), in turn from the emperor's next player (下家): the guard may show itself (明保) "
+        "or stay hidden (暗保, a pass), "
         "the others can only pass, so nobody learns who the guard is; playing B* reveals it "
         "too.",
     ),
@@ -270,7 +274,8 @@ RULES: dict[str, tuple[str, str]] = {
         "拿皇牌 R* 的人可以登基，也可以让位给上家（不添 2）；没有可叫三张的人自动让位。"
         "传完一圈后，能当的就必须当皇帝，除非手里有同一张牌四张（还可以让）；两圈都没人当，"
         "重新发牌。",
-        "The R* holder may take the throne (登基) or yield (让位) to the 上家, adding no 2s; a "
+        "The R* holder may take the throne (登基) or yield (让位) to the previous player (上家), "
+        "adding no 2s; a "
         "player without a callable triple yields automatically. After one lap a candidate able "
         "to be emperor must be, unless it holds four identical cards (it may still yield); if "
         "nobody is emperor after the second lap, the cards are dealt anew.",
@@ -288,19 +293,22 @@ RULES: dict[str, tuple[str, str]] = {
         "其余（包括原来的皇帝）都是反贼。",
         "Grab solo (抢独): unless the emperor declared open solo, every other seat is asked in "
         "turn; a player with three or more jokers and four copies of one suited card may claim "
-        "it. The claimant nearest the emperor going round by 上家 becomes the emperor, alone "
+        "it. The claimant nearest the emperor going round by previous players (上家) becomes the "
+        "emperor, alone "
         "against four, openly; everyone else, the old emperor too, is a rebel.",
     ),
     "desc.rebellion": (
         "造反：从皇帝的下家开始按出牌顺序问皇帝以外的每一家；反贼可以造反，保皇派只能不造反，"
         "外人看不出是谁不造反。两家以上造反就成功：保皇派（或暗独）的身份公开。",
         "Rebellion (造反): every seat but the emperor is asked in play order from the emperor's "
-        "下家; a rebel may rebel, the guard may only pass, and a pass looks the same whoever "
+        "next player (下家); a rebel may rebel, the guard may only pass, and a pass looks the "
+        "same whoever "
         "makes it. Two or more rebels make it succeed: the guard (or a dark solo) is revealed.",
     ),
     "desc.kick": (
         "踢：明独、明保或造反成功之后，跟这个声明对立的一方可以踢；只要有一家踢，就算踢了。",
-        "Kick (踢): after an open solo, a 明保 or a successful rebellion, the side opposing that "
+        "Kick (踢): after an open solo, a shown guard (明保) or a successful rebellion, the side "
+        "opposing that "
         "declaration may kick; one kick is enough.",
     ),
     "desc.place_points": ("名次分：{points}。", "Place points: {points}."),
@@ -342,7 +350,7 @@ RULES: dict[str, tuple[str, str]] = {
         "the emperor scores {lose}, each other {others_lose}.",
     ),
     "desc.x.rebellion": ("造反成功", "a successful rebellion (造反)"),
-    "desc.x.open_guard": ("明保", "a 明保"),
+    "desc.x.open_guard": ("明保", "a shown guard (明保)"),
     "desc.x.kicked": ("踢", "a kick (踢)"),
     "desc.x.item": ("{what} ×{factor}", "{what} ×{factor}"),
     "desc.x.either": (

@@ -45,11 +45,11 @@ TERMINAL: dict[str, tuple[str, str]] = {
     ),
     "prompt.poll.show.other": (
         "保皇派在选明保还是暗保：你不是保皇派，请 pass（过）",
-        "the guard chooses 明保 or 暗保: you are not the guard, so pass",
+        "the guard chooses whether to show itself (明保): you are not the guard, so pass",
     ),
     "prompt.poll.rebel.guard": (
         "问造反：你是保皇派，请 pass（不造反）",
-        "asking for 造反: you are the guard, so pass",
+        "asking for rebellion (造反): you are the guard, so pass",
     ),
     "prompt.poll.rebel.other": (
         "造反吗？两家以上造反就成功：rebel（造反）或 pass（不造反）",
@@ -67,8 +67,9 @@ TERMINAL: dict[str, tuple[str, str]] = {
         "逃跑/escape（-30 分）；help/? 帮助；quit 退出",
         "enter: a play BB999, 9 9 9 B B or 9h 9h 9s B B; pass/过; accept/同意/登基; "
         "decline/放弃/让位; call 9h; solo 9h or solo (明独); transfer (转让); show (明保); "
-        "rebel (造反); kick (踢); grab (抢独); pass also means 暗保 / no 造反 / no 踢 / no 抢独; "
-        "tribute 2h; escape/逃跑 (-30 points); help/? for help; quit to leave",
+        "rebel (造反); kick (踢); grab (抢独); pass also means staying hidden (暗保), "
+        "no rebellion, no kick, no grab; tribute 2h; escape/逃跑 (-30 points); help/? for help; "
+        "quit to leave",
     ),
     "err.notation": ("输入有误：{msg}", "bad input: {msg}"),
     "err.illegal": ("不合规则：{msg}", "not legal: {msg}"),

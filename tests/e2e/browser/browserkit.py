@@ -17,6 +17,10 @@ QUICK = 3_000
 def shot(page: Page, name: str) -> Path:
     SHOTS.mkdir(exist_ok=True)
     path = SHOTS / f"{name}.png"
+    for _ in range(20):  # a play still flying to the centre (about a quarter of a second)
+        if not page.locator("[data-animating]").count():
+            break
+        page.wait_for_timeout(50)
     page.screenshot(path=str(path))
     return path
 
@@ -36,8 +40,10 @@ def create_table(
     bot_delay: float = 0,
     timer: int = 0,
     games: int = 1,
+    private: bool = False,
 ) -> str:
-    """Fill the lobby's 建桌 form; the creator is seated at the new table. Its id."""
+    """Fill the lobby's 建桌 form (``private``: a 好友房); the creator is seated at the new
+    table. Its id."""
     form = page.locator("form.create")
     form.locator("select[name=preset]").select_option(preset)
     for name, value in (
@@ -48,6 +54,7 @@ def create_table(
         ("pause", 0),
     ):
         form.locator(f"input[name={name}]").fill(str(value))
+    form.locator("input[name=private]").set_checked(private)
     form.locator("button[type=submit]").click()
     page.wait_for_url(re.compile(r"#/table/\w+$"), wait_until="commit")
     page.wait_for_selector(".seat.me")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Literal
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
@@ -48,13 +49,19 @@ def new_page(browser: Browser, server: LiveServer) -> Iterator[Callable[..., Pag
     contexts = []
     errors: list[str] = []
 
-    def make(width: int = 1280, height: int = 860, phone: bool = False) -> Page:
+    def make(
+        width: int = 1280,
+        height: int = 860,
+        phone: bool = False,
+        reduced_motion: Literal["reduce", "no-preference"] | None = None,
+    ) -> Page:
         context = browser.new_context(
             base_url=server.url,
             viewport={"width": width, "height": height},
             is_mobile=phone,
             has_touch=phone,
             device_scale_factor=2 if phone else 1,
+            reduced_motion=reduced_motion,
         )
         context.set_default_timeout(15_000)
         contexts.append(context)

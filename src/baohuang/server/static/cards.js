@@ -45,10 +45,11 @@ export function cardName(text) {
 
 /**
  * The rank notation of concrete cards, as Play.from_cards(...).text: big jokers R, small jokers
- * B, the set's rank, then filler 2s (2s with another rank fill its set; 2s alone are a set of
- * 2s). Null for no cards or mixed ranks (R3).
+ * B, the set's rank, then filler 2s (2s alone are a set of 2s; with another rank they fill its
+ * set only under `twos_wild`, R5.2). Null when the cards are no set (一套牌) under `rules` (R3):
+ * none, mixed ranks, or 2s with another rank without `twos_wild`.
  */
-export function playText(texts) {
+export function playText(texts, rules) {
   let rank = -1;
   let count = 0;
   let small = 0;
@@ -68,6 +69,7 @@ export function playText(texts) {
   if (!texts.length) return null;
   const head = "R".repeat(big) + "B".repeat(small);
   if (!count) return head + "2".repeat(twos);
+  if (twos && !rules?.twos_wild) return null;
   return head + RANKS[rank].repeat(count) + "2".repeat(twos);
 }
 

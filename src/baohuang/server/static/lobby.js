@@ -223,6 +223,12 @@ async function createPanel() {
       h("input", { type: "checkbox", name: "counter", checked: true }),
       t("create.counter"),
     ),
+    h(
+      "label",
+      { class: "option" },
+      h("input", { type: "checkbox", name: "private" }),
+      t("create.private"),
+    ),
     h("button", { class: "primary", type: "submit" }, t("create.go")),
   );
   form.addEventListener("submit", async (ev) => {
@@ -246,6 +252,7 @@ async function createPanel() {
       pause: Number(get("pause")),
       grace: Number(get("grace")),
       counter: form.elements.counter.checked,
+      private: form.elements.private.checked,
     };
     try {
       const info = await api("POST", "/api/tables", config);
@@ -258,6 +265,41 @@ async function createPanel() {
   return h("section", { class: "panel create-panel" }, h("h2", {}, t("create.title")), form);
 }
 
+/** Join a friends' table (好友房) by its room code: look it up, then sit there. */
+function roomPanel() {
+  const code = h("input", {
+    name: "code",
+    maxlength: 12,
+    autocomplete: "off",
+    autocapitalize: "characters",
+    spellcheck: "false",
+    placeholder: "ABC234",
+    required: true,
+  });
+  const submit = async (ev) => {
+    ev.preventDefault();
+    try {
+      const { id } = await api("GET", `/api/rooms/${encodeURIComponent(code.value.trim())}`);
+      intent.sit = id;
+      location.hash = `#/table/${id}`;
+    } catch (err) {
+      toast(errorText(err), "error");
+      code.select();
+    }
+  };
+  return h(
+    "section",
+    { class: "panel room-join" },
+    h("h2", {}, t("room.join.title")),
+    h(
+      "form",
+      { class: "room-join-form", onsubmit: submit },
+      field(t("room.join.code"), code),
+      h("button", { class: "primary", type: "submit" }, t("room.join.go")),
+    ),
+  );
+}
+
 /** The lobby page; returns its cleanup. */
 export async function lobbyPage(root, _params, redraw) {
   if (!session.user) {
@@ -265,7 +307,7 @@ export async function lobbyPage(root, _params, redraw) {
     return () => {};
   }
   const { panel, refresh } = tablesPanel();
-  mount(root, h("div", { class: "lobby" }, panel, await createPanel()));
+  mount(root, h("div", { class: "lobby" }, panel, roomPanel(), await createPanel()));
   const timer = setInterval(refresh, 5000);
   return () => clearInterval(timer);
 }

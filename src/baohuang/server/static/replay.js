@@ -1,14 +1,21 @@
-// The replay viewer (回放): a finished game step by step with every hand open.
+// The replay viewer (回放): a finished game step by step with every hand open, from the hands
+// as dealt (before the tribute, R12 进贡: each card paid, then the cards handed over) to the
+// last action, where the results (R10 结算) are shown as the table's results window shows them.
 
 import { api, errorText } from "./api.js";
-import { cardRow } from "./cards.js";
+import { cardName, cardRow } from "./cards.js";
 import { h, mount } from "./dom.js";
 import { t } from "./i18n.js";
-import { actionWords } from "./tablelog.js";
+import { gameTable, resultsTitle, scoringNotes } from "./results.js";
+import { Narrator, actionWords } from "./tablelog.js";
 
-/** The players' names, when the record has them (a game played on the server). */
+/** The players' names, when the record has them (a game played on the server); its bots. */
 let names = null;
-const name = (s) => names?.[s] || t("seat", { seat: s });
+let bots = null;
+const name = (s) =>
+  bots?.[s] ? t("bot.name", { seat: s }) : names?.[s] || t("seat", { seat: s });
+/** The step last shown, so that a language switch (which draws the page again) keeps it. */
+let kept = { id: null, at: 0 };
 
 function actionEl(action) {
   const words = actionWords(action);
@@ -25,9 +32,24 @@ function badges(v, result, s) {
       out.push(["solo", t(v.solo === "open" || result?.open_solo ? "solo.open" : "solo.dark")]);
   } else if (settled && result && s === result.guard) out.push(["guard", t("role.guard")]);
   else if (settled) out.push(["rebel", t("role.rebel")]);
+  if (v.escaped === s) out.push(["escaped", t("role.escaped")]);
   const place = v.places.indexOf(s);
   if (place >= 0) out.push([`place p${place + 1}`, t(`place.${place + 1}`)]);
   return out.map(([cls, text]) => h("span", { class: `badge ${cls}` }, text));
+}
+
+/** What seat `s` paid or received at a tribute step (R12, R6.8), for its panel. */
+function tributeNote(step, s) {
+  const notes = [];
+  for (const e of step.events) {
+    if (e.kind === "tribute_paid" && e.seat === s && e.card)
+      notes.push(t("replay.paid", { card: cardName(e.card) }));
+    if (e.kind === "tribute") {
+      const got = (e.cards || []).filter((c) => c.to === s).map((c) => cardName(c.card));
+      if (got.length) notes.push(t("replay.got", { cards: got.join(" ") }));
+    }
+  }
+  return notes.length ? h("span", { class: "tribute-note" }, notes.join(t("sep.clause"))) : null;
 }
 
 function seatPanel(step, result, s) {
@@ -44,8 +66,45 @@ function seatPanel(step, result, s) {
       badges(v, result, s),
       h("span", { class: "count" }, t("seat.cards", { n: step.hands[s].length })),
       last ? h("span", { class: "last" }, actionEl(last)) : null,
+      tributeNote(step, s),
     ),
     cardRow(step.hands[s], "mini open-hand"),
+  );
+}
+
+/** What happened at step `at`: the action, the events told (R12 进贡, a void deal), or where
+ * the game stands (after the deal, after the tribute). */
+function didEl(step, at) {
+  const narrator = new Narrator(name);
+  const lines = step.events.flatMap((e) =>
+    narrator.says(e).map(([key, fields]) => narrator.render(key, fields)),
+  );
+  const { action } = step;
+  // a tribute card paid by choice is told by its event (who paid what)
+  const shown = action && !(action.action.startsWith("tribute ") && lines.length);
+  const head = shown
+    ? [h("strong", {}, `${name(action.seat)}：`), actionEl(action.action)]
+    : lines.length
+      ? null
+      : t(at === 0 ? "replay.start" : "replay.after_tribute"); // the tribute steps came first
+  const dealt = at === 0 && step.view.phase === "tribute" ? t("replay.dealt") : null;
+  return h(
+    "div",
+    { class: `did${step.events.length ? " told" : ""}` },
+    dealt ? h("span", { class: "when" }, dealt) : null,
+    head ? h("span", { class: "what" }, head) : null,
+    lines.map((line) => h("span", { class: "told-line" }, line)),
+  );
+}
+
+/** The results (R10, R10.4, R13) as the live results window words them. */
+function resultPanel(over) {
+  return h(
+    "div",
+    { class: "replay-result", role: "region", "aria-label": t("replay.result") },
+    h("h3", {}, resultsTitle(over)),
+    scoringNotes(over, name),
+    gameTable(over, name),
   );
 }
 
@@ -60,14 +119,16 @@ export async function replayPage(root, { id }) {
   }
   const { steps, record } = data;
   names = record.match?.players ?? null;
+  bots = record.match?.bots ?? null;
   const result = record.result;
-  let at = 0;
+  const over = data.result ?? null;
+  let at = kept.id === id ? Math.min(kept.at, steps.length - 1) : 0;
   const label = h("span", { class: "step-label" });
   const slider = h("input", {
     type: "range",
     min: 0,
     max: steps.length - 1,
-    value: 0,
+    value: at,
     "aria-label": t("replay.step", { n: 1, total: steps.length }),
   });
   const body = h("div", { class: "replay-body" });
@@ -76,24 +137,18 @@ export async function replayPage(root, { id }) {
     draw();
   };
   const draw = () => {
+    kept = { id, at };
     const step = steps[at];
     const v = step.view;
     slider.value = String(at);
     label.textContent = t("replay.step", { n: at + 1, total: steps.length });
-    const did = step.action
-      ? h(
-          "div",
-          { class: "did" },
-          h("strong", {}, `${name(step.action.seat)}：`),
-          actionEl(step.action.action),
-        )
-      : h("div", { class: "did" }, t("replay.start"));
+    const last = at === steps.length - 1;
     mount(
       body,
       h(
         "div",
-        { class: "replay-centre" },
-        did,
+        { class: "replay-centre", "data-phase": v.phase },
+        didEl(step, at),
         h(
           "div",
           { class: "phase" },
@@ -113,6 +168,7 @@ export async function replayPage(root, { id }) {
             )
           : null,
       ),
+      last && over ? resultPanel(over) : null,
       h(
         "div",
         { class: "replay-seats" },

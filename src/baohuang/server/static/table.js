@@ -7,6 +7,9 @@ import { TableConn, tokens } from "./conn.js";
 import { h, mount, toast } from "./dom.js";
 import { pick, t } from "./i18n.js";
 import { intent, loginBox } from "./lobby.js";
+import { fly, newFlight } from "./motion.js";
+import { Rounds } from "./rounds.js";
+import { sound } from "./sound.js";
 import { declaration, Narrator } from "./tablelog.js";
 import { renderTable, showClock } from "./tableview.js";
 
@@ -35,6 +38,8 @@ class TablePage {
     this.online = true;
     this.busy = false;
     this.showCounter = localStorage.getItem("bh.counter") !== "off";
+    this.roundsOpen = false; // the 上一轮 popover
+    this.flight = null; // the play flying to the centre (motion.js)
     // After a reload: the state seen so far, so that `hello` may ask only for what was missed.
     const cache = JSON.parse(sessionStorage.getItem(CACHE(id)) || "null");
     if (cache)
@@ -45,6 +50,7 @@ class TablePage {
         log: cache.log,
         decl: cache.decl,
       });
+    this.rounds = new Rounds(cache?.rounds);
     this.conn = new TableConn(
       id,
       {
@@ -93,9 +99,13 @@ class TablePage {
     if (d.table) this.info = d.table;
     // Live events carry the turn clock; events replayed after `hello.since` do not.
     if ("clock" in d) this.setClock(d.clock);
+    const wasMine = this.decides();
     this.record(d);
     if (d.view) this.setView(d.view);
-    if (d.kind === "game_over") {
+    if ("clock" in d) this.cue(d, wasMine);
+    if (d.kind === "start" && d.game === 0) {
+      this.modal = null; // 再来一场: the last match's results would cover the new deal
+    } else if (d.kind === "game_over") {
       this.modal = { kind: "game", over: d };
     } else if (d.kind === "match_over") {
       // Keep the last game's table open and add the match totals under it.
@@ -115,6 +125,7 @@ class TablePage {
       // The current game's events so far: its log, as if this page had seen them live.
       this.log = [];
       this.decl = {};
+      this.rounds.reset();
       for (const e of d.history) this.record(e);
     }
     this.setView(d.view);
@@ -159,15 +170,46 @@ class TablePage {
     this.clock = clock ? { seat: clock.seat, deadline: Date.now() + clock.remaining * 1000 } : null;
   }
 
+  /** A live event's motion and sounds: a play flies in; play, pass, your turn, game over. */
+  cue(d, wasMine) {
+    const moves = (d.events || []).filter((e) => e.kind === "play" || e.kind === "pass");
+    const move = moves[moves.length - 1];
+    if (move?.kind === "play") this.flight = newFlight(move.seat);
+    if (move) sound(move.kind);
+    if (d.kind === "game_over") {
+      const points = (d.scores ?? d.result?.scores)?.[this.seat];
+      sound("over", { won: this.seat === null || points === undefined || points >= 0 });
+    } else if (!wasMine && this.decides()) sound("turn");
+  }
+
+  /** This seat has a decision to make now (not left to a bot on 托管). */
+  decides() {
+    const v = this.view;
+    return (
+      this.seat !== null &&
+      v?.turn === this.seat &&
+      v.legal?.length > 0 &&
+      !this.info?.seats?.[this.seat]?.auto
+    );
+  }
+
+  /** Open or close the 上一轮 popover (the last finished round). */
+  toggleRounds(open = !this.roundsOpen) {
+    this.roundsOpen = open && !!this.rounds.last;
+    this.render();
+  }
+
   /** An event's lines in the log and its declarations on the seat badges. */
   record(d) {
     if (d.kind === "start") {
+      this.rounds.reset();
       this.decl = {};
       this.addLog(t("log.start", { n: d.game + 1 }));
     }
     if (d.kind === "start" || d.kind === "game") {
       for (const e of d.events) {
         for (const line of this.narrator.lines(e)) this.addLog(line);
+        this.rounds.add(e);
         const word = declaration(e);
         if (word) (this.decl[e.seat] ||= []).push(word);
       }
@@ -196,16 +238,17 @@ class TablePage {
    */
   update() {
     if (this.modal && this.myTurn() && !this.info.seats[this.seat]?.auto) this.modal = null;
-    const { info, seat, view, log, decl } = this;
+    const { info, seat, view, log, decl, rounds } = this;
     sessionStorage.setItem(
       CACHE(this.id),
-      JSON.stringify({ seq: this.conn.seq, info, seat, view, log, decl }),
+      JSON.stringify({ seq: this.conn.seq, info, seat, view, log, decl, rounds }),
     );
     this.render();
   }
 
   render() {
     renderTable(this);
+    this.flight = fly(this.root, this.flight);
   }
 
   tickClock() {
@@ -215,9 +258,12 @@ class TablePage {
 
   // ------------------------------------------------------------ derived state
 
-  /** A seat's name (the one given, else the one sitting there now), "(you)" for this seat. */
+  /** A seat's name (the one given, else the one sitting there now), "(you)" for this seat; a
+   * bot's in the page's language (机器人2 / Bot 2, after its seat). */
   seatName(s, name = this.info?.seats?.[s]?.name) {
-    const shown = name ?? t("seat", { seat: s });
+    const sitting = this.info?.seats?.[s];
+    const bot = sitting?.bot && name === sitting.name;
+    const shown = bot ? t("bot.name", { seat: s }) : (name ?? t("seat", { seat: s }));
     return s === this.seat ? t("seat.me", { name: shown }) : shown;
   }
 
@@ -239,7 +285,7 @@ class TablePage {
   selection() {
     const hand = this.hand();
     const cards = [...this.selected].sort((a, b) => a - b).map((i) => hand[i]);
-    const play = playText(cards);
+    const play = playText(cards, this.info.rules);
     const legal =
       this.myTurn() &&
       this.view.phase === "play" &&
@@ -372,10 +418,12 @@ class TablePage {
     } else if (key === "Enter") this.play();
     else if (key === "p") this.pass();
     else if (key === "h") this.hint();
+    else if (key === "l") this.toggleRounds();
     else if (key === "Escape") {
       this.selected.clear();
       this.modal = null;
       this.menu = false;
+      this.roundsOpen = false;
       this.render();
     } else return;
     ev.preventDefault();

@@ -31,6 +31,7 @@ export class Narrator {
     this.name = name;
     this.holder = null; // the seat holding R* when a marked-joker chain starts (R9.3, R11.2)
     this.passedOn = false; // the chain has moved on since the deal (a yield or a 转让)
+    this.transferred = false; // the last answer was a 转让: its receiver must 登基 (R9.3)
     this.last = {};
   }
 
@@ -43,7 +44,8 @@ export class Narrator {
 
   /**
    * The templates that tell `e` after the events before it: the R* holder's 登基 or 让位 at the
-   * start of the chain is one line, a poll answer the next event announces is told once.
+   * start of the chain is one line, so is the 登基 a 转让 forces, a poll answer the next event
+   * announces is told once.
    */
   says(e) {
     const last = this.last;
@@ -51,13 +53,19 @@ export class Narrator {
     if (e.kind === "deal") {
       this.holder = null;
       this.passedOn = false;
-    } else if (e.kind === "candidate" && e.pile.join() === "R*" && !this.passedOn) {
+      this.transferred = false;
+    } else if (
+      e.kind === "candidate" &&
+      (this.transferred || (e.pile.join() === "R*" && !this.passedOn))
+    ) {
       this.holder = e.seat; // R9.3, R11.2: told with its answer
+      this.transferred = false;
       return [];
     } else if (["accept", "decline", "transfer"].includes(e.kind)) {
       const holder = this.holder;
       this.holder = null;
       this.passedOn ||= e.kind !== "accept";
+      this.transferred = e.kind === "transfer";
       if (holder === e.seat && e.kind !== "transfer") return [[`event.${e.kind}.holder`, e]];
     } else if (e.kind === "declare" && ["solo", "grab", "kick"].includes(e.answer)) {
       return []; // the open solo or the kick that follows tells it

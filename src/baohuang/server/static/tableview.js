@@ -3,6 +3,10 @@
 import { BIG, RANKS, SMALL, cardEl, cardName, cardRow, packCounts, rankLabel } from "./cards.js";
 import { h, mount } from "./dom.js";
 import { pick, t } from "./i18n.js";
+import { gameTable, resultsTitle, scoringNotes, signed } from "./results.js";
+import { rematchButton, roomBar } from "./room.js";
+import { keptTurn, roundList, roundSummary, roundsButton, roundsPopover } from "./rounds.js";
+import { soundButton } from "./sound.js";
 
 /** Seats on screen, counted from the bottom (you) going round the table: 下家 on the right. */
 const POSITIONS = ["bottom", "right", "top-right", "top-left", "left"];
@@ -63,11 +67,12 @@ function topBar(p) {
       h("span", { class: `tag status ${info.status}` }, t(`status.${info.status}`)),
       info.watching ? h("span", { class: "tag" }, `${t("col.watching")} ${info.watching}`) : null,
       p.seat === null ? h("span", { class: "tag" }, t("watching")) : null,
+      roomBar(p),
     ),
     h(
       "div",
       { class: "table-buttons" },
-      mine && !playing
+      mine && info.status === "waiting"
         ? h(
             "button",
             {
@@ -83,6 +88,7 @@ function topBar(p) {
       info.config.counter
         ? toggle("counter", p.showCounter, t("btn.counter"), () => p.toggleCounter())
         : null,
+      soundButton(p),
       mine ? signalMenu(p) : null,
       info.results.length
         ? h(
@@ -189,6 +195,7 @@ function seatBox(p, s, k) {
     s === p.seat && "me",
     !seat && "empty",
     place >= 0 && "out",
+    left !== null && "timed",
   ];
   return h(
     "div",
@@ -204,9 +211,23 @@ function seatBox(p, s, k) {
       seat && seat.user !== null && !seat.connected
         ? h("span", { class: "tag offline" }, t("seat.offline"))
         : null,
-      waiting && seat?.ready ? h("span", { class: "tag ready" }, t("seat.ready")) : null,
+      info.status !== "playing" && seat?.ready
+        ? h("span", { class: "tag ready" }, t("seat.ready"))
+        : null,
     ),
-    h("div", { class: "seat-sub" }, t("seat", { seat: s }), relation ? ` · ${relation}` : ""),
+    h(
+      "div",
+      { class: "seat-info" },
+      h("span", { class: "seat-sub" }, t("seat", { seat: s }), relation ? ` · ${relation}` : ""),
+      v
+        ? h(
+            "span",
+            { class: "count" },
+            h("span", { class: "back" }),
+            t("seat.cards", { n: v.counts[s] }),
+          )
+        : null,
+    ),
     h(
       "div",
       { class: "badges" },
@@ -216,25 +237,32 @@ function seatBox(p, s, k) {
         : null,
       (p.decl[s] || []).map((word) => h("span", { class: "badge decl" }, word)),
     ),
-    v
-      ? h(
-          "div",
-          { class: "count" },
-          h("span", { class: "back" }),
-          t("seat.cards", { n: v.counts[s] }),
-        )
-      : null,
-    v ? h("div", { class: "last" }, lastAction(v, s)) : null,
-    left === null ? null : showClock(h("div", { class: "clock", title: t("clock") }), left),
+    v ? h("div", { class: "last" }, lastAction(v, s) ?? keptTurn(p, s)) : null,
+    left === null
+      ? null
+      : showClock(
+          h("div", {
+            class: "clock",
+            title: t("clock"),
+            role: "timer",
+            "data-total": p.clock.timer || info.config.timer || left,
+          }),
+          left,
+        ),
     p.bubbles[s] ? h("div", { class: "bubble" }, p.bubbles[s].text) : null,
     waiting ? seatButtons(p, s, seat) : null,
   );
 }
 
-/** The turn countdown's seconds in `el`, red for the last five; returns `el`. */
+/**
+ * The turn countdown's seconds in `el`, red for the last five; returns `el`. Its ring (CSS
+ * --frac) empties from the full time in `data-total` to none.
+ */
 export function showClock(el, left) {
+  const total = Number(el.dataset.total) || left || 1;
   el.textContent = String(left);
   el.classList.toggle("low", left <= 5);
+  el.style.setProperty("--frac", String(Math.max(0, Math.min(1, left / total))));
   return el;
 }
 
@@ -266,7 +294,15 @@ function centre(p) {
   const { view: v, info } = p;
   if (!v) {
     const key =
-      info.status === "waiting" ? (p.seat === null ? "wait.sit" : "wait.ready") : "wait.next";
+      info.status === "waiting"
+        ? p.seat === null
+          ? "wait.sit"
+          : "wait.ready"
+        : info.status !== "finished"
+          ? "wait.next"
+          : p.seat === null
+            ? "wait.over"
+            : "wait.finished";
     return h("div", { class: "centre" }, h("p", { class: "wait" }, t(key)));
   }
   const phase =
@@ -303,16 +339,22 @@ function centre(p) {
       ? h(
           "div",
           { class: "tribute" },
-          t("tribute.due", { seats: v.tribute_due.map((s) => p.seatName(s)).join("、") }),
+          t("tribute.due", { seats: v.tribute_due.map((s) => p.seatName(s)).join(t("sep.list")) }),
         )
       : null,
-    v.phase === "play" ? currentPlay(p) : null,
+    v.phase === "play" || v.phase === "over" ? currentPlay(p) : null,
     p.myTurn() && v.phase !== "play" ? dialog(p) : null,
+    roundsPopover(p),
   );
 }
 
+/** The play area: the play to beat and the round so far; between rounds, the finished round
+ * (dimmed, 上一轮) until the new leader plays; the 上一轮 button. */
 function currentPlay(p) {
   const v = p.view;
+  const kept = p.rounds?.kept(v);
+  if (kept) return keptPlay(p, kept);
+  if (!v.lead && v.turn === null) return null;
   const lead = v.lead
     ? h(
         "div",
@@ -342,6 +384,33 @@ function currentPlay(p) {
     { class: "play-area" },
     lead,
     history.length ? h("ol", { class: "trick", "aria-label": t("trick") }, history) : null,
+    roundsButton(p),
+  );
+}
+
+/** The finished round still on show: its top play, its turns, who leads next. */
+function keptPlay(p, round) {
+  const v = p.view;
+  const top = [...round.turns].reverse().find((turn) => !turn.pass);
+  return h(
+    "div",
+    { class: "play-area kept-round", "data-kept": "1" },
+    h(
+      "div",
+      { class: "lead kept" },
+      h(
+        "div",
+        { class: "lead-who" },
+        h("span", { class: "kept-tag" }, t("rounds.last")),
+        roundSummary(p, round),
+      ),
+      top ? cardRow(top.cards, "lead-cards kept-cards") : null,
+    ),
+    roundList(p, { ...round, turns: round.turns.slice(-8) }, "trick kept"),
+    v.turn === null
+      ? null
+      : h("div", { class: "lead-next" }, t("lead.none", { name: p.seatName(v.turn) })),
+    roundsButton(p),
   );
 }
 
@@ -443,7 +512,11 @@ function mine(p) {
       ondblclick: () => p.selectRank(i),
     });
   };
-  let note = t("hand.keys");
+  // With nothing selected: how to pick cards, by keys on a desktop, by taps on a phone (CSS).
+  let note = [
+    h("span", { class: "keys-help" }, t("hand.keys")),
+    h("span", { class: "touch-help" }, t("hand.touch")),
+  ];
   if (sel.cards.length) {
     const what = sel.play ?? t("hand.not_a_play");
     note =
@@ -451,6 +524,14 @@ function mine(p) {
       (sel.play && !sel.legal && p.view.phase === "play" ? ` · ${t("hand.not_legal")}` : "");
   }
   const kbd = (key) => h("kbd", {}, key);
+  // The hand's overlap comes from its width (style.css): --n cards in --g rank groups.
+  const handEl = h(
+    "div",
+    { class: "hand", "aria-label": t("hand.title", { n: hand.length }) },
+    groups.map((g) => h("div", { class: "group", "data-rank": g.rank }, g.items.map(cardOf))),
+  );
+  handEl.style.setProperty("--n", String(Math.max(1, hand.length)));
+  handEl.style.setProperty("--g", String(Math.max(1, groups.length)));
   return h(
     "div",
     { class: `mine${p.myTurn() ? " my-turn" : ""}` },
@@ -495,11 +576,7 @@ function mine(p) {
         kbd("⏎"),
       ),
     ),
-    h(
-      "div",
-      { class: "hand", "aria-label": t("hand.title", { n: hand.length }) },
-      groups.map((g) => h("div", { class: "group", "data-rank": g.rank }, g.items.map(cardOf))),
-    ),
+    handEl,
   );
 }
 
@@ -532,15 +609,34 @@ function counter(p) {
   );
 }
 
+/** 记牌器 and the log: a column on a desktop; on a phone a strip over the felt whose log shows
+ * its newest line until opened (p.logOpen). */
 function side(p) {
+  const toggleLog = () => {
+    p.logOpen = !p.logOpen;
+    p.render();
+  };
   return h(
     "aside",
-    { class: "side" },
+    { class: `side${p.logOpen ? " log-open" : ""}` },
     p.info?.config.counter && p.showCounter && p.view ? counter(p) : null,
     h(
       "section",
       { class: "log" },
-      h("h3", {}, t("log")),
+      h(
+        "h3",
+        {},
+        h("span", {}, t("log")),
+        h(
+          "button",
+          {
+            class: "log-toggle small",
+            "aria-expanded": String(Boolean(p.logOpen)),
+            onclick: toggleLog,
+          },
+          t(p.logOpen ? "log.close" : "log.open"),
+        ),
+      ),
       h(
         "ol",
         {},
@@ -551,69 +647,6 @@ function side(p) {
 }
 
 // ------------------------------------------------------------ results (R10, R13)
-
-/** Why the points are what they are: T and its multipliers, or why the game is not scored. */
-function scoringNotes(p, over) {
-  const { result, scoring } = over;
-  const name = (s) => p.seatName(s, over.players?.[s]);
-  const notes = [];
-  if (result.outcome === "escape") {
-    notes.push(["warn", t("results.escaped", { name: name(result.escaped) })]);
-  } else if (over.unscored) {
-    notes.push(["warn", t(`results.unscored.${over.unscored}`)]);
-  } else if (scoring && scoring.t !== null) {
-    const factors = scoring.factors.map(([code, factor]) =>
-      code === "open_solo_fixed"
-        ? t("factor.open_solo_fixed")
-        : `${t(`factor.${code}`)} ×${factor}`,
-    );
-    let line = [t("results.t", { t: signed(scoring.t) }), ...factors].join(" · ");
-    if (factors.length && "final" in scoring)
-      line += ` → ${t("results.t_final", { t: signed(scoring.final) })}`;
-    notes.push(["scoring", line]);
-    notes.push(["rule", t("results.rule")]);
-  }
-  if (over.dissolved) notes.push(["warn", t("results.dissolved")]);
-  return notes.map(([cls, text]) => h("p", { class: `results-note ${cls}` }, text));
-}
-
-function gameTable(p, over) {
-  const { result } = over;
-  const scores = over.scores ?? result.scores;
-  const rows = [0, 1, 2, 3, 4].map((s) => {
-    const place = result.places.indexOf(s);
-    const role = over.roles?.[s];
-    return h(
-      "tr",
-      { class: s === p.seat ? "me" : "", "data-seat": s },
-      h("td", {}, p.seatName(s, over.players?.[s])),
-      h("td", {}, role ? t(`role.${role}`) : "–"),
-      h(
-        "td",
-        {},
-        result.escaped === s ? t("role.escaped") : place >= 0 ? t(`place.${place + 1}`) : "–",
-      ),
-      h("td", { class: "num" }, signed(scores[s])),
-      h("td", { class: "num" }, signed(over.totals[s])),
-    );
-  });
-  return h(
-    "table",
-    { class: "grid results-table" },
-    h(
-      "thead",
-      {},
-      h(
-        "tr",
-        {},
-        ["col.player", "col.role", "col.place", "col.points", "col.total"].map((k) =>
-          h("th", {}, t(k)),
-        ),
-      ),
-    ),
-    h("tbody", {}, rows),
-  );
-}
 
 /** The match so far, a row per seat: names as the last game had them, or the seats' now. */
 function matchTable(p, players) {
@@ -648,8 +681,6 @@ function matchTable(p, players) {
   );
 }
 
-const signed = (n) => (n > 0 ? `+${n}` : String(n));
-
 function resultsModal(p) {
   const m = p.modal;
   const over = m.over;
@@ -657,10 +688,9 @@ function resultsModal(p) {
     p.modal = null;
     p.render();
   };
+  const name = (s) => p.seatName(s, over?.players?.[s]);
   const title =
-    m.kind === "game"
-      ? t("results.title", { n: over.game + 1, outcome: t(`outcome.${over.result.outcome}`) })
-      : t("totals.title", { games: p.info.results.length });
+    m.kind === "game" ? resultsTitle(over) : t("totals.title", { games: p.info.results.length });
   return h(
     "div",
     { class: "modal-back", onclick: (ev) => ev.target === ev.currentTarget && close() },
@@ -668,7 +698,7 @@ function resultsModal(p) {
       "div",
       { class: "modal results", role: "dialog", "aria-label": title },
       h("h2", {}, title),
-      m.kind === "game" ? [scoringNotes(p, over), gameTable(p, over)] : matchTable(p),
+      m.kind === "game" ? [scoringNotes(over, name), gameTable(over, name, p.seat)] : matchTable(p),
       m.matchOver
         ? [
             h("h2", {}, t("totals.title", { games: p.info.results.length })),
@@ -689,6 +719,7 @@ function resultsModal(p) {
               t("btn.download"),
             )
           : null,
+        rematchButton(p),
         h("button", { class: "primary close", onclick: close }, t("btn.close")),
       ),
     ),
