@@ -12,6 +12,7 @@ GAME: dict[str, tuple[str, str]] = {
     "seat": ("座位{seat}", "seat {seat}"),
     "seat.you": ("座位{seat}（你）", "seat {seat} (you)"),
     "sep.list": ("、", ", "),
+    "sep.label": ("：", ": "),
     "sep.clause": ("，", ", "),
     "none": ("无", "none"),
     # roles (R8, R9, R11), solos, places (R6.4), outcomes (R10), a match's games

@@ -83,7 +83,7 @@ function didEl(step, at) {
   // a tribute card paid by choice is told by its event (who paid what)
   const shown = action && !(action.action.startsWith("tribute ") && lines.length);
   const head = shown
-    ? [h("strong", {}, `${name(action.seat)}：`), actionEl(action.action)]
+    ? [h("strong", {}, `${name(action.seat)}${t("sep.label")}`), actionEl(action.action)]
     : lines.length
       ? null
       : t(at === 0 ? "replay.start" : "replay.after_tribute"); // the tribute steps came first
@@ -157,7 +157,7 @@ export async function replayPage(root, { id }) {
           v.called ? cardRow([v.called], "tiny-row") : null,
         ),
         v.pile.length
-          ? h("div", { class: "pile" }, `${t("pile")}：`, cardRow(v.pile, "mini"))
+          ? h("div", { class: "pile" }, `${t("pile")}${t("sep.label")}`, cardRow(v.pile, "mini"))
           : null,
         v.lead
           ? h(

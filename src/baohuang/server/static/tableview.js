@@ -333,7 +333,7 @@ function centre(p) {
     ),
     h("div", { class: "flags" }, flags),
     v.phase === "candidate" && v.pile.length
-      ? h("div", { class: "pile" }, `${t("pile")}：`, cardRow(v.pile, "mini"))
+      ? h("div", { class: "pile" }, `${t("pile")}${t("sep.label")}`, cardRow(v.pile, "mini"))
       : null,
     v.tribute_due.length
       ? h(
