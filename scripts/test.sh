@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Set up everything the tests need (a virtual environment; Debian's PostgreSQL and Chromium when
-# missing) and run every check: ruff, mypy --strict, the import layers (lint-imports), pytest.
+# Set up everything the tests need (a virtual environment; Debian's PostgreSQL, Chromium, Redis
+# and nginx when missing) and run every check: ruff, mypy --strict, the import layers
+# (lint-imports), pytest.
 # `--fast` runs the fast lane alone: the engine, bots, cli and in-process server tests, without
 # the slow ones and PostgreSQL, on every core (pytest-xdist). Other arguments go to pytest.
 set -euo pipefail
@@ -14,6 +15,9 @@ missing=()
 if ! $fast; then
     compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
     [ -x /usr/bin/chromium ] || missing+=(chromium)
+    # Many nodes: a real Redis, and nginx in front of them (deploy/nginx.conf).
+    [ -x /usr/bin/redis-server ] || missing+=(redis-server)
+    [ -x /usr/sbin/nginx ] || missing+=(nginx)
     # A Chinese font, or the browser tests' screenshots show boxes instead of 保皇.
     [ -e /usr/share/fonts/truetype/wqy/wqy-zenhei.ttc ] || missing+=(fonts-wqy-zenhei)
 fi

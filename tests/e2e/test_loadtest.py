@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -28,7 +29,14 @@ from baohuang.client.chaos import (
     is_race,
 )
 from baohuang.client.errors import ClientError, ProtocolViolation
-from baohuang.client.loadtest import LoadReport, SeatClient, TableRun, load_test
+from baohuang.client.loadtest import (
+    LoadReport,
+    SeatClient,
+    TableRun,
+    load_test,
+    server_urls,
+    spread,
+)
 from baohuang.protocol.messages import SEATS
 from helpers.servers import LiveServer, free_port
 
@@ -86,15 +94,36 @@ def test_unknown_preset_and_bot(server: LiveServer) -> None:
 
 def test_server_dying_mid_match_is_counted(tmp_path: Path) -> None:
     live = LiveServer("sqlite:///" + str(tmp_path / "x.db"), tmp_path / "log").start()
+    started = time.monotonic()
     try:
-        # Killed once the first game is over: every socket closes under the match.
-        report = asyncio.run(load_test(live.url, 1, 20, bot="auto", progress=lambda _: live.kill()))
+        # Killed once the first game is over: every socket closes under the match, and no
+        # server takes the seats back in the second they keep trying.
+        report = asyncio.run(
+            load_test(live.url, 1, 20, bot="auto", progress=lambda _: live.kill(), reconnect_for=1)
+        )
     finally:
         live.stop()
+    assert time.monotonic() - started < 20
     assert 1 <= report.games_completed < 20
-    assert report.errors == 5
+    assert report.errors == 5 and report.reconnects == 0
     assert all("closed unexpectedly" in line for line in report.first_errors)
+    assert all("no server took the seat back in 1 s" in line for line in report.first_errors)
+    assert all("ConnectionRefusedError" in line for line in report.first_errors)
     assert not report.ok
+
+
+def test_without_reconnects_a_lost_connection_is_an_error(tmp_path: Path) -> None:
+    live = LiveServer("sqlite:///" + str(tmp_path / "x.db"), tmp_path / "log").start()
+    try:
+        report = asyncio.run(
+            load_test(live.url, 1, 20, bot="auto", progress=lambda _: live.kill(), reconnect_for=0)
+        )
+    finally:
+        live.stop()
+    assert report.errors == 5 and report.reconnects == 0
+    assert all(line.split(": ", 1)[1].startswith("connection closed unexpectedly (")
+               for line in report.first_errors)  # fmt: skip
+    assert all("no server took" not in line for line in report.first_errors)
 
 
 def test_a_frozen_server_times_out(tmp_path: Path) -> None:
@@ -121,6 +150,138 @@ def typer_app() -> typer.Typer:
     app = typer.Typer()
     app.command()(loadtest)
     return app
+
+
+# ---------------------------------------------------------------------- many servers
+
+
+class Relay:
+    """A TCP relay on a free loopback port to the server at ``port``: a stand-in for a node.
+    :meth:`cut` closes every connection through it at once and takes no new ones, as a node
+    that dies."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.server: asyncio.Server | None = None
+        self.writers: set[asyncio.StreamWriter] = set()
+        self.cuts = 0
+
+    async def start(self) -> str:
+        self.server = await asyncio.start_server(self.pipe, "127.0.0.1", 0)
+        return f"http://127.0.0.1:{self.server.sockets[0].getsockname()[1]}"
+
+    async def pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.port)
+        self.writers |= {writer, up_writer}
+
+        async def copy(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+            with contextlib.suppress(OSError):
+                while data := await source.read(65536):
+                    sink.write(data)
+                    await sink.drain()
+            sink.close()
+
+        await asyncio.gather(copy(reader, up_writer), copy(up_reader, writer))
+
+    def cut(self) -> None:
+        if self.cuts == 0:
+            assert self.server is not None
+            self.server.close()
+            for writer in self.writers:
+                writer.transport.abort()
+        self.cuts += 1
+
+
+def test_seats_are_spread_over_the_servers_in_turn() -> None:
+    urls = ["http://a:1", "http://b:2/", "http://c:3"]
+    report = LoadReport(urls[0], 2, 1, "classic", "auto", urls=server_urls(urls))
+    assert report.urls == ["http://a:1", "http://b:2", "http://c:3"]
+    run = TableRun(1, report, "auto", None)
+    for place in range(SEATS):
+        client = SeatClient(run, "", 1, place)
+        first = (1 + place) % 3
+        assert client.server == report.urls[first]
+        # A reconnect goes to the next server, round the list.
+        assert [client.next_server() for _ in range(3)] == [
+            report.urls[(first + 1) % 3],
+            report.urls[(first + 2) % 3],
+            report.urls[first],
+        ]
+    assert spread(["x", "y"], 5) == ["y", "x"]
+    one = LoadReport("http://a:1", 1, 1, "classic", "auto")
+    alone = SeatClient(TableRun(0, one, "auto", None), "", 1, 3)
+    assert alone.urls == ["http://a:1"] and alone.next_server() == "http://a:1"
+    assert one.to_dict()["urls"] == ["http://a:1"]
+
+
+def test_a_repeated_event_is_counted_and_skipped_not_a_gap() -> None:
+    report = LoadReport("http://127.0.0.1:1", 1, 1, "classic", "auto")
+    client = SeatClient(TableRun(0, report, "auto", None), "", 1)
+    repeats = []
+    for seq in (1, 2, 2, 1, 3):
+        client.take(f'{{"t": "event", "v": {seq}, "d": {{"kind": "sit"}}}}')
+        repeats.append(client.repeat)
+    assert repeats == [False, False, True, True, False]
+    assert client.seq == 3 and report.duplicates == 2 and report.errors == 0
+    data = report.to_dict()
+    assert data["duplicates"] == 2 and data["reconnects"] == 0 and data["ok"] is False
+    with pytest.raises(ProtocolViolation, match="not a server message"):
+        client.take('{"t": "event", "v": "4", "d": {"kind": "sit"}}')
+
+
+def test_the_same_server_twice_is_two_urls(server: LiveServer, tmp_path: Path) -> None:
+    out = tmp_path / "report.json"
+    args = ["--url", server.url, "--url", server.url + "/", "--tables", "2", "--bot", "auto"]
+    result = CliRunner().invoke(typer_app(), [*args, "--lang", "en", "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    assert result.output.count(server.url) == 2  # a line each
+    assert "reconnects · duplicate events" in result.output
+    data = json.loads(out.read_text())
+    assert data["urls"] == [server.url, server.url] and data["url"] == server.url
+    assert data["sockets"] == 10 and data["games_completed"] == 2 and data["ok"]
+    assert (data["reconnects"], data["duplicates"], data["errors"]) == (0, 0, 0)
+    assert data["reconnect_for_s"] == 60
+
+
+def test_seats_on_a_dead_node_come_back_on_the_next(server: LiveServer) -> None:
+    """Seats 0, 2 and 4 of table 0 connect through a relay (seats 1 and 3 straight to the
+    server); the relay dies after the first game: those three come back on the server itself,
+    with the events they missed, and the match ends with no gap and no error."""
+
+    async def scenario() -> tuple[LoadReport, Relay]:
+        relay = Relay(server.port)
+        url = await relay.start()
+        report = await load_test(
+            [url, server.url], 1, 3, bot="auto", progress=lambda _: relay.cut()
+        )
+        return report, relay
+
+    report, relay = asyncio.run(scenario())
+    assert relay.cuts == 3
+    assert report.errors == 0, report.first_errors
+    assert report.games_completed == report.games_expected == 3 and report.ok
+    assert report.reconnects == 3 and report.sockets == 5
+    assert report.urls[1] == server.url
+
+
+def test_seats_come_back_after_the_server_restarts(tmp_path: Path) -> None:
+    """kill -9 once the first game is over, then the same database on the same port: every
+    seat comes back with ``hello`` {token, since} and the match goes on to its end."""
+    live = LiveServer("sqlite:///" + str(tmp_path / "x.db"), tmp_path / "log").start()
+    restarts: list[int] = []
+
+    def restart(done: int) -> None:
+        if not restarts:
+            restarts.append(done)
+            live.restart()
+
+    try:
+        report = asyncio.run(load_test([live.url, live.url], 1, 2, bot="auto", progress=restart))
+    finally:
+        live.stop()
+    assert report.errors == 0, report.first_errors
+    assert report.games_completed == 2 and report.ok
+    assert report.reconnects >= 5
 
 
 # ---------------------------------------------------------------------- the chaos soak

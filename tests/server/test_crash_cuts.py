@@ -17,7 +17,7 @@ from baohuang.server.store import EventRow, GameRow, ResultRow, TableRow
 from helpers.tables import Harness, add_user
 
 COLUMNS = {
-    "tables": ("id", "config", "seed", "status", "created", "version", "note"),
+    "tables": ("id", "config", "seed", "status", "created", "version", "note", "epoch"),
     "events": ("table_id", "seq", "kind", "public", "private", "secret", "at"),
     "games": ("id", "table_id", "index", "preset", "finished", "record"),
     "results": ("game_id", "user_id", "seat", "role", "points", "place", "won"),

@@ -43,11 +43,13 @@ class LoadBot(StrEnum):
 #: The load test's report rows: (中文, English).
 LABELS: dict[str, tuple[str, str]] = {
     "title": ("压力测试", "Load test"),
+    "servers": ("服务器", "servers"),
     "tables": ("牌桌", "tables"),
     "sockets": ("连接", "sockets"),
     "think": ("每步思考 s", "think time per action s"),
     "games": ("完成局数 / 预期", "games completed / expected"),
     "errors": ("错误", "errors"),
+    "reconnects": ("断线重连 · 重复事件", "reconnects · duplicate events"),
     "commands": ("发送指令", "commands sent"),
     "latency": ("指令→广播延迟 ms", "command→broadcast latency ms"),
     "setup": ("建桌入座用时 s", "setup time s"),
@@ -93,11 +95,13 @@ def report_rows(report: LoadReport, lang: str) -> list[tuple[str, str]]:
     """The load test's report as (label, value) rows in ``lang``."""
     pick = 0 if lang == "zh" else 1
     rows = {
+        "servers": "\n".join(report.urls),
         "tables": str(report.tables),
         "sockets": str(report.sockets),
         "think": f"{report.think:g}",
         "games": f"{report.games_completed} / {report.games_expected}",
         "errors": str(report.errors),
+        "reconnects": f"{report.reconnects} · {report.duplicates}",
         "commands": str(report.commands),
         "latency": report.latency_text(),
         "setup": f"{report.setup_s:.2f}",
@@ -131,8 +135,20 @@ def chaos_rows(report: ChaosReport, lang: str) -> list[tuple[str, str]]:
     return [(CHAOS_LABELS[key][pick], value) for key, value in rows.items()]
 
 
+#: The server ``--url`` defaults to.
+DEFAULT_URL = "http://127.0.0.1:8000"
+
+
 def loadtest(
-    url: Annotated[str, typer.Option(help="服务器地址 server URL")] = "http://127.0.0.1:8000",
+    url: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="服务器地址，可重复：多个节点时每桌的座位分散连到各节点 server URL (repeatable: "
+            "the nodes of a cluster; each table's seats are spread over them, a lost "
+            f"connection comes back on the next) [default: {DEFAULT_URL}]",
+            show_default=False,
+        ),
+    ] = None,
     tables: Annotated[int, typer.Option(min=1, help="牌桌数（每桌五个连接） tables of 5")] = 10,
     games: Annotated[
         int | None,
@@ -153,6 +169,14 @@ def loadtest(
             "acting (chaos: the median, 1)",
         ),
     ] = None,
+    reconnect_for: Annotated[
+        float,
+        typer.Option(
+            min=0,
+            help="断线后重连的最长秒数（0：不重连，断线即错误） seconds a seat keeps trying to "
+            "come back after a lost connection (0: a lost connection is an error)",
+        ),
+    ] = 60.0,
     json_file: Annotated[
         Path | None, typer.Option("--json", help="报告另存为 JSON write the report here")
     ] = None,
@@ -194,6 +218,7 @@ def loadtest(
     running server with tables of bot clients over real WebSockets; --chaos: a chaos soak."""
     need_load_extra("loadtest", "压力测试")
     console = Console(highlight=False)
+    urls = url or [DEFAULT_URL]
     if chaos:
         from ..client.chaos import ChaosSettings
 
@@ -213,7 +238,7 @@ def loadtest(
             chaos_every=chaos_every,
             seed=seed,
         )
-        run_chaos(console, url, settings, json_file, lang.value)
+        run_chaos(console, urls, settings, json_file, lang.value)
         return
     from ..client.loadtest import load_test
 
@@ -223,7 +248,7 @@ def loadtest(
         task = bar.add_task(LABELS["progress"][pick], total=tables * games)
         report = asyncio.run(
             load_test(
-                url,
+                urls,
                 tables,
                 games,
                 preset,
@@ -231,6 +256,7 @@ def loadtest(
                 seed,
                 lambda done: bar.update(task, completed=done),
                 think=think or 0.0,
+                reconnect_for=reconnect_for,
             )
         )
     title = LABELS["title"][pick]
@@ -238,7 +264,11 @@ def loadtest(
 
 
 def run_chaos(
-    console: Console, url: str, settings: ChaosSettings, json_file: Path | None, lang: str
+    console: Console,
+    url: Sequence[str],
+    settings: ChaosSettings,
+    json_file: Path | None,
+    lang: str,
 ) -> None:
     """Run the soak under a progress bar over its time, print the report, write the JSON; exit
     1 on any stall or error."""

@@ -47,12 +47,32 @@ def serve(
             "sockets (repeatable); this server's own is always allowed"
         ),
     ] = None,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            help="多节点 Redis URL (redis://host:6379/0): run as one node of many sharing "
+            "--database (PostgreSQL); without it, one process"
+        ),
+    ] = None,
+    node: Annotated[
+        str | None,
+        typer.Option(help="节点名 this node's name among the others (default: host:port)"),
+    ] = None,
+    lease: Annotated[
+        float,
+        typer.Option(
+            help="租约 seconds a node's hold on its tables lasts unrenewed: a dead node's "
+            "tables move to another node after at most this",
+            min=1.0,
+        ),
+    ] = 5.0,
 ) -> None:
     """启动保皇服务器（大厅、牌桌、网页）。 Run the game server: lobby, tables, browser client."""
     need_driver(database)
     import uvicorn
 
     from ..server.app import create_app
+    from ..server.nodes import Node
     from ..server.slowclients import timed_requests
 
     refused = cannot_listen(host, port)
@@ -64,9 +84,21 @@ def serve(
             err=True,
         )
         raise typer.Exit(1)
+    cluster = None
+    if redis is not None:
+        if database.startswith("sqlite"):
+            typer.echo(
+                "多个节点要共用 PostgreSQL：加上 --database postgresql://…  "
+                "Many nodes share one PostgreSQL database: add --database postgresql://…",
+                err=True,
+            )
+            raise typer.Exit(2)
+        cluster = Node(redis, node or f"{socket.gethostname()}:{port}", lease)
     typer.echo(f"保皇 Baohuang 服务器 server: http://{host}:{port}  (数据库 database: {database})")
+    if cluster is not None:
+        typer.echo(f"节点 node {cluster.name} (Redis {redis}, lease {lease:g} s)")
     uvicorn.run(
-        create_app(database, origins=origin or ()),
+        create_app(database, origins=origin or (), node=cluster),
         host=host,
         port=port,
         http=timed_requests(request_timeout),  # a half-sent request holds no socket for ever

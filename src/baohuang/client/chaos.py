@@ -19,6 +19,9 @@ and replaced. Refusals that a race with the server's
 timer and bots explains (``stale``, ``not_your_turn``, ``not_allowed``, and ``illegal`` after a
 newer game event) are tallied as races; any other refusal, an unexpected close, a gap in a
 connection's events, a message outside the protocol is an error.
+
+Given several servers (the nodes of a cluster), the tables' connections are spread over them
+as the load test's are (:mod:`.loadtest`); a person's drop comes back on the same server.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ import math
 import random
 import time
 from collections import Counter, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -39,7 +42,6 @@ import httpx
 from ..protocol.messages import SEATS
 from .connection import IDLE_TIMEOUT
 from .errors import ClientError
-from .http import server_client
 from .loadtest import (
     WAVE,
     LoadReport,
@@ -48,6 +50,8 @@ from .loadtest import (
     check_bot,
     describe_error,
     preflight,
+    server_clients,
+    server_urls,
 )
 
 #: σ of the lognormal think time (its median is the ``think`` setting): with a 1 s median,
@@ -146,14 +150,16 @@ class ChaosReport(LoadReport):
     grace_accepted: bool | None = None
 
     @classmethod
-    def of(cls, url: str, settings: ChaosSettings) -> ChaosReport:
+    def of(cls, url: str | Sequence[str], settings: ChaosSettings) -> ChaosReport:
+        urls = server_urls(url)
         return cls(
-            url,
+            urls[0],
             settings.tables,
             settings.games,
             settings.preset,
             settings.bot,
             settings.think,
+            urls=urls,
             settings=settings,
         )
 
@@ -170,6 +176,7 @@ class ChaosReport(LoadReport):
         s = self.settings
         return {
             "url": self.url,
+            "urls": self.urls,
             "settings": asdict(s) | {"stall_after": s.stall_after},
             "grace_accepted": self.grace_accepted,
             "stalls": self.stalls,
@@ -187,6 +194,7 @@ class ChaosReport(LoadReport):
             "timeouts": self.timeouts,
             "drops": self.drops,
             "reconnects": self.reconnects,
+            "duplicates": self.duplicates,
             "toggles": self.toggles,
             "escapes": self.escapes,
             "races": dict(sorted(self.races.items())),
@@ -254,19 +262,19 @@ class ChaosTable(TableRun):
         self.chaos.tables_created += 1
         return info
 
-    async def open(self, http: httpx.AsyncClient, timeout: float) -> None:
+    async def open(self, http: Sequence[httpx.AsyncClient], timeout: float) -> None:
         """The table with its people seated, then the watcher (it replays every event)."""
         self.timeout = timeout
         await super().open(http, timeout)
         self.moved = time.monotonic()
-        watcher = Watcher(self, "", timeout)
+        watcher = Watcher(self, "", timeout, SEATS)
         await watcher.open()
         self.watcher = watcher
         self.clients.append(watcher)
         self.report.sockets += 1
 
-    def seat_client(self, cookie: str, timeout: float) -> SeatClient:
-        person = Person(self, cookie, timeout, random.Random(self.rng.random()))
+    def seat_client(self, cookie: str, timeout: float, place: int = 0) -> SeatClient:
+        person = Person(self, cookie, timeout, random.Random(self.rng.random()), place)
         self.people.append(person)
         return person
 
@@ -360,8 +368,15 @@ class Person(SeatClient):
     ``take_back`` (托管 off) and ``chaos`` (a drop, a 托管 toggle, an escape).
     """
 
-    def __init__(self, table: ChaosTable, cookie: str, timeout: float, rng: random.Random) -> None:
-        super().__init__(table, cookie, timeout)
+    def __init__(
+        self,
+        table: ChaosTable,
+        cookie: str,
+        timeout: float,
+        rng: random.Random,
+        place: int = 0,
+    ) -> None:
+        super().__init__(table, cookie, timeout, place)
         self.table = table
         self.settings = table.settings
         self.chaos = table.chaos
@@ -615,15 +630,15 @@ class Person(SeatClient):
 
 
 async def chaos_soak(
-    url: str,
+    url: str | Sequence[str],
     settings: ChaosSettings,
     progress: ChaosHook | None = None,
     timeout: float = IDLE_TIMEOUT,
 ) -> ChaosReport:
-    """Run the soak (see the module docstring) against the server at ``url``; raise
-    :class:`ClientError` if it cannot start. It stops itself after ``settings.minutes``."""
+    """Run the soak (see the module docstring) against the server at ``url`` (or spread over
+    several); raise :class:`ClientError` if it cannot start. It stops itself after
+    ``settings.minutes``."""
     check_bot(settings.bot)
-    url = url.rstrip("/")
     report = ChaosReport.of(url, settings)
     # A person's connection may be silent for as long as a table may be.
     timeout = max(timeout, 2 * settings.stall_after)
@@ -632,7 +647,7 @@ async def chaos_soak(
     setups = asyncio.Semaphore(max(1, WAVE // SEATS))
     serial = itertools.count()
 
-    async def slot(http: httpx.AsyncClient, deadline: float) -> None:
+    async def slot(http: list[httpx.AsyncClient], deadline: float) -> None:
         failures = 0
         while failures < MAX_FAILURES and time.monotonic() < deadline:
             table = ChaosTable(next(serial), report, random.Random(rng.random()))
@@ -654,8 +669,9 @@ async def chaos_soak(
                 tables.discard(table)
                 await table.close()
 
-    async with server_client(url, timeout) as http:
-        await preflight(http, settings.preset)
+    async with server_clients(report.urls, timeout) as http:
+        for client in http:
+            await preflight(client, settings.preset)
         started = time.monotonic()
         deadline = started + settings.minutes * 60
         slots = [asyncio.create_task(slot(http, deadline)) for _ in range(settings.tables)]

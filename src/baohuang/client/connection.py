@@ -2,16 +2,19 @@
 
 Every message received is checked for the envelope (``{"t", "v", "d"}`` with a server type and
 an object for ``d``) and for the sequence rule: an event's ``v`` is the previous one plus one, a
-snapshot's sets it (a welcome's is news). Messages are plain JSON: the pydantic models of
-:mod:`baohuang.protocol.messages` describe them but are not run on every message (too slow for
-the load tool).
+snapshot's sets it (a welcome's is news). An event whose ``v`` is not above the last one seen is
+a repeat (a node that relays a socket may send one after a move): :meth:`TableClient.duplicate`
+is told, and :meth:`~TableClient.recv` skips it. A client may be given several servers (the
+nodes of one cluster): a reconnect moves to the next. Messages are plain JSON: the pydantic
+models of :mod:`baohuang.protocol.messages` describe them but are not run on every message (too
+slow for the load tool).
 """
 
 from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 import orjson
@@ -39,8 +42,10 @@ class TableClient:
     """A connection to one table: open, ``hello``, commands and their answers, close, and a
     reconnect that asks for what was missed.
 
-    :meth:`gap` (a break in the sequence) and :meth:`refused` (an ``error``) are hooks for
-    subclasses; ``listen`` is given every message received.
+    :meth:`gap` (a break in the sequence), :meth:`duplicate` (an event seen before) and
+    :meth:`refused` (an ``error``) are hooks for subclasses; ``listen`` is given every message
+    received but repeats. ``servers``: the servers a :meth:`reconnect` goes through in turn,
+    from ``server`` on (default: ``server`` alone; ``server`` is put first if not among them).
     """
 
     #: Command ids, unique in this process: the server answers a seat's repeated id with its
@@ -54,8 +59,12 @@ class TableClient:
         cookie: str = "",
         timeout: float | None = IDLE_TIMEOUT,
         listen: Listener | None = None,
+        servers: Sequence[str] = (),
     ) -> None:
         self.server = server
+        #: The servers to use in turn (the nodes of a cluster), and which of them is in use.
+        self.urls = list(servers) if server in servers else [server, *servers]
+        self.url_index = self.urls.index(server)
         self.table_id = table_id
         #: The login session as a ``Cookie`` header value ("": a spectator without an account).
         self.cookie = cookie
@@ -69,6 +78,8 @@ class TableClient:
         self.seat: int | None = None
         #: The seat token from ``sit``: a reconnect's ``hello`` claims the seat with it.
         self.token: str | None = None
+        #: Whether the message :meth:`take` checked last was an event already seen (skipped).
+        self.repeat = False
 
     @property
     def socket(self) -> ClientConnection:
@@ -90,8 +101,17 @@ class TableClient:
         """Send ``hello``: ``token`` claims a seat, ``since`` asks for the events after it."""
         await self.send_message("hello", {"token": token, "since": since})
 
+    def next_server(self) -> str:
+        """Move to the next of :attr:`urls` (if there are several); the server now in use."""
+        if len(self.urls) > 1:
+            self.url_index = (self.url_index + 1) % len(self.urls)
+            self.server = self.urls[self.url_index]
+        return self.server
+
     async def reconnect(self) -> None:
-        """A new socket for this seat: ``hello`` with its token and the last event seen."""
+        """A new socket for this seat on the next server: ``hello`` with its token and the last
+        event seen."""
+        self.next_server()
         await self.open()
         await self.hello(self.token, self.seq)
 
@@ -102,36 +122,51 @@ class TableClient:
     async def send(self, op: str, **fields: Any) -> str:
         """Send the command ``op`` made at the latest sequence number seen; its id."""
         command_id = f"c{next(self.ids)}"
-        await self.send_message("cmd", {"id": command_id, "op": op, **fields}, self.seq)
+        await self.send_command({"id": command_id, "op": op, **fields}, self.seq)
         return command_id
 
+    async def send_command(self, data: dict[str, Any], seq: int) -> None:
+        """Send the command ``data`` (with its id) as made at sequence number ``seq``."""
+        await self.send_message("cmd", data, seq)
+
     async def recv(self, timeout: float | None = None) -> dict[str, Any]:
-        """The next message, checked by :meth:`take`; a silence of ``timeout`` s (default:
-        the client's) raises :class:`TimeoutError`."""
+        """The next message but repeats, checked by :meth:`take`; a silence of ``timeout`` s
+        (default: the client's) raises :class:`TimeoutError`."""
         limit = self.timeout if timeout is None else timeout
         try:
             async with asyncio.timeout(limit):
-                text = await self.socket.recv()
+                while True:
+                    msg = self.take(await self.socket.recv())
+                    if not self.repeat:
+                        return msg
         except TimeoutError:
             raise TimeoutError(f"no message for {limit:g} s") from None
-        return self.take(text)
 
     async def messages(self) -> AsyncIterator[dict[str, Any]]:
-        """Every message, checked by :meth:`take`, until the server closes the socket (however
-        long the silences)."""
+        """Every message but repeats, checked by :meth:`take`, until the server closes the
+        socket (however long the silences)."""
         async for text in self.socket:
-            yield self.take(text)
+            msg = self.take(text)
+            if not self.repeat:
+                yield msg
 
     def take(self, text: str | bytes) -> dict[str, Any]:
         """A received message, parsed, its envelope and sequence number checked; an ``error``
-        goes to :meth:`refused`, then to ``listen`` like the rest."""
+        goes to :meth:`refused`, then to ``listen`` like the rest. An event already seen goes
+        to :meth:`duplicate` only, and sets :attr:`repeat`."""
         try:
             msg: dict[str, Any] = orjson.loads(text)
             kind, seq, data = msg["t"], msg["v"], msg["d"]
             if kind not in SERVER_MESSAGES or not isinstance(data, dict):
                 raise ValueError(kind)
+            if kind == "event" and (not isinstance(seq, int) or isinstance(seq, bool)):
+                raise ValueError(seq)
         except (orjson.JSONDecodeError, KeyError, TypeError, ValueError):
             raise ProtocolViolation(f"not a server message: {text[:200]!r}") from None
+        self.repeat = kind == "event" and seq <= self.seq
+        if self.repeat:
+            self.duplicate(seq)
+            return msg
         if kind == "event":
             if seq != self.seq + 1:
                 self.gap(seq)
@@ -151,6 +186,11 @@ class TableClient:
     def gap(self, seq: int) -> None:
         """Event ``seq`` arrived after :attr:`seq`, not right after it: raise."""
         raise ProtocolViolation(f"sequence gap: had {self.seq}, got {seq}")
+
+    def duplicate(self, seq: int) -> None:
+        """Event ``seq`` arrived again (not above :attr:`seq`): by default a break in the
+        sequence, :meth:`gap`; a client that moves between nodes counts and skips it."""
+        self.gap(seq)
 
     def refused(self, data: dict[str, Any]) -> None:
         """An ``error`` from the server (a hook: the message is returned all the same)."""

@@ -12,3 +12,7 @@ class ClientError(BaohuangError):
 
 class ProtocolViolation(Exception):
     """The server sent something that is not a protocol message, or broke its sequence."""
+
+
+class ConnectionLost(ConnectionError):
+    """A seat's connection closed during a match and no server took the seat back in time."""

@@ -7,7 +7,17 @@ seat (``hello``, ``sit``, ``ready``, ``act``): a :class:`~.botseat.BotSeat`, who
 are set up in waves of :data:`WAVE` sockets; then every table readies at once and they all
 play concurrently.
 
-Counted as errors: an ``error`` message, an unexpected close, a gap in a connection's event
+Several servers (the nodes of a cluster) may be given: seat ``s`` of table ``i`` connects to
+``urls[(i + s) % n]``, so that a table's seats are spread over the nodes and every table has
+sockets on nodes that do not own it; each seat's guest logs in on the node its connection uses
+first, and table ``i`` is created on ``urls[i % n]``. A seat whose connection is lost during
+the match comes back on the next server in turn (``hello`` with its token and last event, for
+``reconnect_for`` s: see :mod:`.botseat`) and plays on; the report counts the ``reconnects``,
+and the ``duplicates``: events a connection got again (``v`` not above the last one seen),
+skipped.
+
+Counted as errors: an ``error`` message, a connection lost for good (closed unexpectedly and
+not taken back, or with ``reconnect_for`` 0 closed at all), a gap in a connection's event
 sequence (``v`` must be the previous plus one), a timeout, a table that could not be set up.
 The latency of an ``act`` runs from sending it to receiving the ``game`` event it caused: the
 first ``game`` event after the send whose first engine event is the sender's seat.
@@ -19,20 +29,21 @@ are :mod:`baohuang.cli.loadtest`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 from websockets.exceptions import ConnectionClosed
 
 from ..bots.base import BOTS
 from ..protocol.messages import SEATS
-from .botseat import BotSeat, refusal
+from .botseat import RECONNECT_FOR, BotSeat, refusal
 from .connection import IDLE_TIMEOUT
-from .errors import ClientError
+from .errors import ClientError, ConnectionLost
 from .http import create_table, guest, presets, server_client
 
 #: Sockets set up at a time, so that setup does not stampede the server.
@@ -42,6 +53,8 @@ KEPT_ERRORS = 10
 
 #: Called with the number of games completed so far, each time one completes.
 ProgressHook = Callable[[int], None]
+
+T = TypeVar("T")
 
 
 def percentile(ordered: Sequence[float], p: float) -> float:
@@ -70,6 +83,18 @@ class LoadReport:
     latencies_ms: list[float] = field(default_factory=list)
     setup_s: float = 0.0
     play_s: float = 0.0
+    #: Every server the seats connect to (``url`` is the first).
+    urls: list[str] = field(default_factory=list)
+    #: Seconds a seat keeps trying to come back after a lost connection (0: it does not).
+    reconnect_for: float = RECONNECT_FOR
+    #: Connections opened again after a lost one.
+    reconnects: int = 0
+    #: Events a connection received again (``v`` not above the last one it had), skipped.
+    duplicates: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.urls:
+            self.urls = [self.url]
 
     @property
     def games_expected(self) -> int:
@@ -114,6 +139,7 @@ class LoadReport:
     def to_dict(self) -> dict[str, Any]:
         return {
             "url": self.url,
+            "urls": self.urls,
             "preset": self.preset,
             "bot": self.bot,
             "think_s": self.think,
@@ -126,6 +152,9 @@ class LoadReport:
             "commands_per_s": round(self.commands_per_s, 1),
             "errors": self.errors,
             "first_errors": self.first_errors,
+            "reconnect_for_s": self.reconnect_for,
+            "reconnects": self.reconnects,
+            "duplicates": self.duplicates,
             "latency_samples": len(self.latencies_ms),
             "latency_ms": self.rounded_latency(),
             "setup_s": round(self.setup_s, 3),
@@ -141,16 +170,30 @@ def describe_error(exc: BaseException) -> str:
         return f"timeout: {exc or 'no answer in time'}"
     if isinstance(exc, ConnectionClosed):
         return f"connection closed unexpectedly ({exc})"
+    if isinstance(exc, ConnectionLost):
+        return str(exc)
     return f"{type(exc).__name__}: {exc}"
 
 
 class SeatClient(BotSeat):
     """One seat of a load-test table: a guest's bot seat whose troubles are counted in the
-    report, and whose ``act`` commands are timed."""
+    report, and whose ``act`` commands are timed. The ``place``-th connection of table ``i``
+    uses the report's ``urls[(i + place) % n]`` first, then the next ones in turn."""
 
-    def __init__(self, run: TableRun, cookie: str, timeout: float) -> None:
+    def __init__(self, run: TableRun, cookie: str, timeout: float, place: int = 0) -> None:
         seed = f"{run.seed}/{run.index}"
-        super().__init__(run.report.url, run.id, cookie, run.bot, seed, timeout, run.think)
+        servers = spread(run.report.urls, run.index + place)
+        super().__init__(
+            servers[0],
+            run.id,
+            cookie,
+            run.bot,
+            seed,
+            timeout,
+            run.think,
+            servers=servers,
+            reconnect_for=run.report.reconnect_for,
+        )
         self.run = run
         self.report = run.report
         #: When the pending ``act`` was sent (perf_counter), until its ``game`` event.
@@ -169,6 +212,15 @@ class SeatClient(BotSeat):
 
     def gap(self, seq: int) -> None:
         self.report.error(self.where, f"sequence gap: had {self.seq}, got {seq}")
+
+    def duplicate(self, seq: int) -> None:
+        self.report.duplicates += 1
+
+    def lost(self) -> None:
+        self.sent_at = None  # a pending act's event may come back in the replay: not timed
+
+    def reconnected(self) -> None:
+        self.report.reconnects += 1
 
     def refused(self, data: dict[str, Any]) -> None:
         """An ``error`` from the server: during setup it fails the table (counted once, for
@@ -215,8 +267,9 @@ class TableRun:
         self.ready = False
         self.games_done: set[int] = set()
 
-    async def setup(self, http: httpx.AsyncClient, timeout: float) -> None:
-        """Guests, a table, seated connections; a failure is counted, not raised."""
+    async def setup(self, http: Sequence[httpx.AsyncClient], timeout: float) -> None:
+        """Guests, a table, seated connections (``http``: a client per server of the report's
+        ``urls``); a failure is counted, not raised."""
         try:
             await self.open(http, timeout)
             self.ready = True
@@ -232,26 +285,32 @@ class TableRun:
         """Create the table as the guest with ``cookie``; its ``TableInfo``."""
         return await create_table(http, cookie, self.config())
 
-    async def open(self, http: httpx.AsyncClient, timeout: float) -> None:
-        """A guest per person's seat, the table, a seated connection per guest."""
+    async def open(self, http: Sequence[httpx.AsyncClient], timeout: float) -> None:
+        """A guest per person's seat (on the server its connection will use first), the
+        table, a seated connection per guest."""
         people = SEATS - self.config()["bots"]
         cookies = await asyncio.gather(
-            *(guest(http, f"压测{self.index}-{seat}") for seat in range(people))
+            *(
+                guest(spread(http, self.index + seat)[0], f"压测{self.index}-{seat}")
+                for seat in range(people)
+            )
         )
-        info = await self.create(http, cookies[0])
+        info = await self.create(spread(http, self.index)[0], cookies[0])
         self.id = info["id"]
-        await asyncio.gather(*(self._join(cookie, timeout) for cookie in cookies))
+        await asyncio.gather(
+            *(self._join(cookie, timeout, place) for place, cookie in enumerate(cookies))
+        )
 
-    async def _join(self, cookie: str, timeout: float) -> None:
-        client = self.seat_client(cookie, timeout)
+    async def _join(self, cookie: str, timeout: float, place: int) -> None:
+        client = self.seat_client(cookie, timeout, place)
         await client.open()
         self.clients.append(client)
         self.report.sockets += 1
         await client.join()
 
-    def seat_client(self, cookie: str, timeout: float) -> SeatClient:
-        """The client for a seat of this table, as the guest with ``cookie``."""
-        return SeatClient(self, cookie, timeout)
+    def seat_client(self, cookie: str, timeout: float, place: int = 0) -> SeatClient:
+        """The client for the ``place``-th seat of this table, as the guest with ``cookie``."""
+        return SeatClient(self, cookie, timeout, place)
 
     async def play(self) -> None:
         await asyncio.gather(*(self._play(client) for client in self.clients))
@@ -274,8 +333,31 @@ class TableRun:
         await asyncio.gather(*(client.close() for client in self.clients))
 
 
+def spread(items: Sequence[T], first: int) -> list[T]:
+    """``items`` in turn from ``items[first % len(items)]``: the servers a seat uses."""
+    first %= len(items)
+    return [*items[first:], *items[:first]]
+
+
+def server_urls(url: str | Sequence[str]) -> list[str]:
+    """The servers of ``url`` (one, or several), without trailing slashes; at least one."""
+    urls = [url] if isinstance(url, str) else list(url)
+    if not urls:
+        raise ValueError("no server URL")
+    return [u.rstrip("/") for u in urls]
+
+
+@contextlib.asynccontextmanager
+async def server_clients(
+    urls: Sequence[str], timeout: float
+) -> AsyncIterator[list[httpx.AsyncClient]]:
+    """An HTTP client for each of ``urls``."""
+    async with contextlib.AsyncExitStack() as stack:
+        yield [await stack.enter_async_context(server_client(u, timeout)) for u in urls]
+
+
 async def load_test(
-    url: str,
+    url: str | Sequence[str],
     tables: int,
     games: int,
     preset: str = "classic",
@@ -284,17 +366,23 @@ async def load_test(
     progress: ProgressHook | None = None,
     timeout: float = IDLE_TIMEOUT,
     think: float = 0.0,
+    reconnect_for: float = RECONNECT_FOR,
 ) -> LoadReport:
     """Play ``games`` games at each of ``tables`` tables of five ``bot`` clients on the
-    server at ``url`` (``http://host:port``); raise :class:`ClientError` if it cannot start.
+    server at ``url`` (``http://host:port``), or spread over several servers (the nodes of a
+    cluster: see the module docstring); raise :class:`ClientError` if it cannot start.
     ``timeout``: the seconds a connection may go without a message; ``think``: the seconds
-    each seat waits before acting (0: as fast as the server answers)."""
+    each seat waits before acting (0: as fast as the server answers); ``reconnect_for``: the
+    seconds a seat tries to come back after a lost connection (0: a lost one is an error)."""
     check_bot(bot)
-    url = url.rstrip("/")
-    report = LoadReport(url, tables, games, preset, bot, think)
+    urls = server_urls(url)
+    report = LoadReport(
+        urls[0], tables, games, preset, bot, think, urls=urls, reconnect_for=reconnect_for
+    )
     runs = [TableRun(index, report, bot, progress, think, seed) for index in range(tables)]
-    async with server_client(url, timeout) as http:
-        await preflight(http, preset)
+    async with server_clients(urls, timeout) as http:
+        for client in http:
+            await preflight(client, preset)
         started = time.perf_counter()
         try:
             per_wave = max(1, WAVE // SEATS)

@@ -62,7 +62,7 @@ from .mailbox import (
 from .results import game_over_data, scored, store_game
 from .scheduler import Scheduler
 from .seats import Seat
-from .store import Append, GameRow, Store, TableRow, Work
+from .store import Append, Fenced, GameRow, Store, TableRow, Work
 from .tablelog import ENGINE_KINDS, TABLE_KINDS, Logged
 from .tablestate import TableState
 from .tokens import hash_token
@@ -99,6 +99,8 @@ class TableActor(TableState):
         self.scheduler = Scheduler(self.clock, self.submit)
         self.task: asyncio.Task[None] | None = None
         self.broken = False
+        #: Many nodes: the table's epoch when this node took it (its writes' fence).
+        self.epoch: int | None = None
         #: When the current turn began, or its seat's controller last changed (clock seconds).
         self.turn_since = 0.0
         #: Times the watchdog found the table stalled (0 in a healthy table).
@@ -130,10 +132,15 @@ class TableActor(TableState):
                 await self._handle(item)
                 await self._flush()
                 liveness.arrange(self)
-            except Exception:
+            except Exception as exc:
                 # A storage failure leaves memory ahead of the database: drop this copy; the
-                # lobby folds the table again from what was stored.
-                log.exception("table %s failed; it will be reloaded", self.id)
+                # lobby folds the table again from what was stored (or, fenced, the node that
+                # runs it now has it).
+                if isinstance(exc, Fenced):
+                    metrics.FENCED.inc()
+                    log.warning("table %s: %s; another node runs it", self.id, exc)
+                else:
+                    log.exception("table %s failed; it will be reloaded", self.id)
                 self.broken = True
                 self.scheduler.cancel_all()
                 for conn in self._all_conns():
@@ -230,7 +237,8 @@ class TableActor(TableState):
             for job in works:
                 job(session)
 
-        await self.store.write(Append(rows, work if works else None))
+        fence = (self.id, self.epoch) if self.epoch is not None else None
+        await self.store.write(Append(rows, work if works else None, fence))
         for row in rows:
             self._broadcast(row["seq"] - 1)
 

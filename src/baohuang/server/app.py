@@ -41,6 +41,7 @@ from .accounts import COOKIE, SESSION_SECONDS, Accounts
 from .connection import Conn, Refused, message
 from .lobby import Lobby
 from .mailbox import Cmd, Gone, Hello
+from .nodes import Node
 from .ratelimits import (
     CONNECTION_MESSAGES,
     ROOM_LOOKUPS,
@@ -73,24 +74,28 @@ class Nickname(BaseModel):
     name: str = Field(max_length=100)
 
 
-def create_app(database: str = DEFAULT_DATABASE, origins: Sequence[str] = ()) -> FastAPI:
+def create_app(
+    database: str = DEFAULT_DATABASE, origins: Sequence[str] = (), node: Node | None = None
+) -> FastAPI:
     """The server over ``database`` (an SQLAlchemy URL; plain sqlite/postgresql get async
-    drivers). A table's WebSocket accepts pages of its own origin and of ``origins``."""
+    drivers). A table's WebSocket accepts pages of its own origin and of ``origins``.
+    ``node``: one of many nodes sharing ``database`` through Redis (:mod:`.cluster`)."""
     store = Store(database)
     limits = Limits()
     accounts = Accounts(store, limits)
-    lobby = Lobby(store)
+    lobby = Lobby(store) if node is None else node.lobby(store)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await store.start()
         await lobby.recover()
         gc.freeze()  # what start-up made lives on: keep it out of every collection
-        sweeper = asyncio.create_task(lobby.sweep_forever())
+        tasks = [asyncio.create_task(job) for job in lobby.background()]
         loaded = len(lobby.tables)
         log.info("server ready: %d tables loaded", loaded, extra={"tables": loaded})
         yield
-        sweeper.cancel()
+        for task in tasks:
+            task.cancel()
         await lobby.close()
         await store.close()
 
@@ -165,7 +170,7 @@ def create_app(database: str = DEFAULT_DATABASE, origins: Sequence[str] = ()) ->
 
     @app.get("/api/tables")
     async def tables() -> dict[str, Any]:
-        return {"tables": [info.model_dump() for info in lobby.listing()]}
+        return {"tables": await lobby.public_tables()}
 
     @app.post("/api/tables")
     async def create_table(
@@ -179,14 +184,14 @@ def create_app(database: str = DEFAULT_DATABASE, origins: Sequence[str] = ()) ->
     async def room(code: str, request: Request) -> dict[str, Any]:
         """The friends' table (好友房) whose room code is ``code``: ``{"id"}``."""
         limits.check(ROOM_LOOKUPS, "error.rate.rooms", "room", address(request))
-        return {"id": lobby.room(code).id}
+        return {"id": await lobby.find_room(code)}
 
     @app.get("/api/tables/{table_id}")
-    async def table(table_id: str) -> TableInfo:
-        found = await lobby.get(table_id)
+    async def table(table_id: str) -> dict[str, Any]:
+        found = await lobby.describe(table_id)
         if found is None:
             raise _not_found("error.not_found.table", table_id)
-        return found.info()
+        return found
 
     # ------------------------------------------------------------------ games, history
 
@@ -239,7 +244,9 @@ def create_app(database: str = DEFAULT_DATABASE, origins: Sequence[str] = ()) ->
 
     async def serve_socket(websocket: WebSocket, table_id: str, peer: str) -> None:
         await websocket.accept()
-        table = await lobby.get(table_id)
+        user = await accounts.user_for(websocket.cookies.get(COOKIE))
+        conn = Conn(user.id if user else None, user.name if user else None)
+        table = await lobby.route(table_id, conn)  # the table here, or a relay to its node
         if table is None:
             note = lobby.closed.get(table_id)  # quarantined after an upgrade: say why
             refused = (
@@ -250,8 +257,6 @@ def create_app(database: str = DEFAULT_DATABASE, origins: Sequence[str] = ()) ->
             await websocket.send_text(message("error", 0, refused.data(None)))
             await websocket.close(code=4404)
             return
-        user = await accounts.user_for(websocket.cookies.get(COOKIE))
-        conn = Conn(user.id if user else None, user.name if user else None)
         sender = asyncio.create_task(pump(websocket, conn))
         metrics.SOCKETS.inc()
         greeted = False

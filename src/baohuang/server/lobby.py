@@ -6,7 +6,8 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from sqlalchemy import update
 from sqlalchemy.orm import Session
@@ -17,6 +18,8 @@ from ..engine.rules import Rules
 from ..protocol.messages import SEATS, TableConfig, TableInfo
 from .actor import TableActor
 from .clock import Clock
+from .connection import Conn
+from .mailbox import Target
 from .refusals import AccountError
 from .store import Store, TableRow
 
@@ -58,7 +61,7 @@ class Lobby:
                 del self.tables[table_id]
                 await table.stop()
                 if table.status == "waiting":
-                    await self.store.write(_close(table_id, "closed"))
+                    await self.store.write(closing(table_id, "closed"))
 
     async def recover(self) -> None:
         """Fold every unfinished table from its stored events and start it again. A table
@@ -75,10 +78,13 @@ class Lobby:
                 note = quarantine_note(row.version, exc)
                 self.tables.pop(row.id, None)
                 self.closed[row.id] = note
-                await self.store.write(_close(row.id, "quarantined", note))
+                await self.store.write(closing(row.id, "quarantined", note))
 
-    async def _load(self, table_id: str, config: TableConfig, seed: str) -> TableActor:
+    async def _load(
+        self, table_id: str, config: TableConfig, seed: str, epoch: int | None = None
+    ) -> TableActor:
         table = TableActor(table_id, config, seed, self.store, self.clock, self.token)
+        table.epoch = epoch
         table.load(await self.store.events(table_id))
         self.tables[table_id] = table
         table.start()
@@ -95,6 +101,7 @@ class Lobby:
             raise AccountError(422, "bad_rules", "error.rules.bad", reason=str(exc)) from None
         table_id = self.token(4)
         seed = self.token(32)  # never published: the table's bots draw from it
+        epoch = await self._own_new(table_id)
         row = TableRow(
             version=__version__,
             id=table_id,
@@ -102,12 +109,14 @@ class Lobby:
             seed=seed,
             status="waiting",
             created=time.time(),
+            epoch=epoch or 0,
         )
 
         def work(session: Session) -> None:
             session.add(row)
 
         table = TableActor(table_id, config, seed, self.store, self.clock, self.token)
+        table.epoch = epoch
         if config.private:  # the row and the room's event in one transaction
             await table.open_room(self._new_code(), creator, work)
         else:
@@ -116,6 +125,10 @@ class Lobby:
         await table.seat_bots(range(SEATS - config.bots, SEATS))
         table.start()
         return table
+
+    async def _own_new(self, table_id: str) -> int | None:
+        """A new table's epoch (many nodes; ``None`` in one process)."""
+        return None
 
     def _new_code(self) -> str:
         """A room code no live table has, drawn on its own (the table id tells nothing of it)."""
@@ -157,6 +170,29 @@ class Lobby:
             )
         ]
 
+    # ------------------------------------------------------------------ what the app asks
+
+    async def route(self, table_id: str, conn: Conn) -> Target | None:
+        """What the socket ``conn`` of table ``table_id`` talks to: its table, or ``None``."""
+        return await self.get(table_id)
+
+    async def public_tables(self) -> list[dict[str, Any]]:
+        """The lobby's list (``GET /api/tables``)."""
+        return [info.model_dump() for info in self.listing()]
+
+    async def describe(self, table_id: str) -> dict[str, Any] | None:
+        """A live table's public info."""
+        table = await self.get(table_id)
+        return table.info().model_dump() if table else None
+
+    async def find_room(self, code: str) -> str:
+        """The id of the friends' table with room code ``code`` (see :meth:`room`)."""
+        return self.room(code).id
+
+    def background(self) -> list[Coroutine[Any, Any, None]]:
+        """What runs beside the server while it serves."""
+        return [self.sweep_forever()]
+
     async def sweep_forever(self) -> None:
         while True:
             await asyncio.sleep(60)
@@ -167,7 +203,7 @@ class Lobby:
             await table.stop()
 
 
-def _close(table_id: str, status: str, note: str | None = None) -> Callable[[Session], None]:
+def closing(table_id: str, status: str, note: str | None = None) -> Callable[[Session], None]:
     def work(session: Session) -> None:
         values = {"status": status, "note": note}
         session.execute(update(TableRow).where(TableRow.id == table_id).values(**values))

@@ -8,6 +8,7 @@ late one finds the table moved on and does nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from ..protocol.messages import Command
 from ..protocol.messages import Hello as HelloData
@@ -77,3 +78,15 @@ class Watchdog:
 
 Wake = BotMove | TakeOver | GraceOver | NextGame | Watchdog
 Message = Hello | Cmd | Gone | Wake
+
+
+class Target(Protocol):
+    """What a table socket talks to: the table's actor, or (many nodes) a relay to the node
+    that runs the table."""
+
+    @property
+    def seq(self) -> int:
+        """The table's latest event sequence number, as this socket knows it."""
+        ...
+
+    def submit(self, item: Message) -> None: ...

@@ -9,7 +9,9 @@ One registry per process (:data:`REGISTRY`) with the process's own collectors an
 - ``baohuang_command_seconds{op}``: from the table's actor taking a command to its answer being
   queued for the connection (what the command caused is stored by then);
 - ``baohuang_store_commit_seconds``, ``baohuang_store_writes_total``: one commit of the
-  group-committing writer per batch, and the writes committed.
+  group-committing writer per batch, and the writes committed;
+- many nodes: ``baohuang_fenced_writes_total`` (writes refused by a table's epoch),
+  ``baohuang_takeovers_total``, ``baohuang_leases_lost_total``, ``baohuang_relayed_sockets``.
 
 Only aggregates over the whole server, labelled by op, status or error code: nothing about a
 seat, a hand or a table's id.
@@ -79,6 +81,21 @@ COMMIT_SECONDS = Histogram(
     registry=REGISTRY,
 )
 WRITES = Counter("baohuang_store_writes", "Writes committed by the store", registry=REGISTRY)
+# Many nodes (serve --redis):
+FENCED = Counter(
+    "baohuang_fenced_writes",
+    "Writes refused because another node took the table over (its epoch was raised)",
+    registry=REGISTRY,
+)
+TAKEOVERS = Counter(
+    "baohuang_takeovers", "Tables this node took over (new, lapsed or free)", registry=REGISTRY
+)
+LEASES_LOST = Counter(
+    "baohuang_leases_lost",
+    "Tables this node stopped running: another node holds them",
+    registry=REGISTRY,
+)
+RELAYED = Gauge("baohuang_relayed_sockets", "Sockets relayed to other nodes", registry=REGISTRY)
 
 for _op in OPS:  # every series from zero, so that rate() sees the first command
     COMMANDS.labels(_op)

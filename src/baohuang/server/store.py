@@ -36,6 +36,7 @@ from sqlalchemy import (
     inspect,
     select,
     text,
+    update,
 )
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
@@ -94,6 +95,8 @@ class TableRow(Base):
     version: Mapped[str | None] = mapped_column(String(40))
     #: Why a table was quarantined (it could not be loaded), for its players.
     note: Mapped[str | None] = mapped_column(String(400))
+    #: Raised each time a node takes the table over (many nodes): the fence of its writes.
+    epoch: Mapped[int] = mapped_column(Integer, server_default="0")
 
 
 class EventRow(Base):
@@ -179,13 +182,28 @@ Work = Callable[[Session], Any]
 @dataclass(frozen=True, slots=True)
 class Append:
     """Event rows (column values) to insert, all of a batch's in one statement, and other
-    work for the same transaction."""
+    work for the same transaction. ``fence``: (table id, epoch) — written only while the
+    table's epoch is still that one (many nodes: no write from a node that lost the table)."""
 
     rows: list[dict[str, Any]]
     work: Work | None = None
+    fence: tuple[str, int] | None = None
+
+
+class Fenced(RuntimeError):
+    """A write of a node that no longer runs the table: another node raised its epoch."""
 
 
 Write = Work | Append
+
+#: PostgreSQL settings of every connection: a transaction left open (its process paused or
+#: cut off mid-write) is ended by the server, and a statement waits for a lock only so long,
+#: so that a table's row is never held for ever (many nodes: a node taking a table over
+#: raises its epoch on that row).
+POSTGRES_SETTINGS = {
+    "idle_in_transaction_session_timeout": "3000",
+    "lock_timeout": "10000",
+}
 
 
 class Store:
@@ -195,7 +213,12 @@ class Store:
         self.url = database_url(url)
         self.sqlite = self.url.startswith("sqlite")
         self.engine = create_async_engine(
-            self.url, pool_pre_ping=not self.sqlite, json_serializer=_json
+            self.url,
+            pool_pre_ping=not self.sqlite,
+            json_serializer=_json,
+            connect_args={"server_settings": POSTGRES_SETTINGS}
+            if make_url(self.url).drivername == "postgresql+asyncpg"
+            else {},
         )
         if self.sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
@@ -276,6 +299,18 @@ class Store:
             )
             return list(rows)
 
+    async def epoch(self, table_id: str) -> int:
+        """The table's epoch (0 for an unknown table)."""
+        async with self.sessions() as session:
+            found = await session.scalar(select(TableRow.epoch).where(TableRow.id == table_id))
+            return found or 0
+
+    async def live_ids(self, status: str) -> list[str]:
+        """The ids of the tables of ``status``."""
+        async with self.sessions() as session:
+            rows = await session.scalars(select(TableRow.id).where(TableRow.status == status))
+            return list(rows)
+
     async def events(self, table_id: str) -> list[EventRow]:
         async with self.sessions() as session:
             rows = await session.scalars(
@@ -293,12 +328,47 @@ def _run(session: Session, works: list[Write]) -> list[Any]:
     """Every work of a batch, then its event rows in one ``INSERT``; the works' results."""
     results = []
     for work in works:
+        if isinstance(work, Append) and work.fence is not None:
+            _check_fence(session, *work.fence)
         job = work.work if isinstance(work, Append) else work
         results.append(job(session) if job else None)
     rows = [row for work in works if isinstance(work, Append) for row in work.rows]
     if rows:
         session.execute(insert(EventRow), rows)
     return results
+
+
+def _check_fence(session: Session, table_id: str, epoch: int) -> None:
+    """Lock the table's row at ``epoch`` for this transaction, or raise :class:`Fenced`."""
+    held = session.execute(
+        update(TableRow)
+        .where(TableRow.id == table_id, TableRow.epoch == epoch)
+        .values(epoch=epoch)
+        .returning(TableRow.id)
+    ).first()
+    if held is None:
+        raise Fenced(f"table {table_id}: epoch {epoch} is over")
+
+
+def raise_epoch(table_id: str, token: int) -> Work:
+    """Work that takes a live table over with fencing token ``token``: its epoch raised to
+    it, only if lower (no stale token wins); ``(config, seed)``, or ``None`` when the table
+    is not waiting or playing, or a later token took it."""
+
+    def work(session: Session) -> tuple[dict[str, Any], str] | None:
+        row = session.execute(
+            update(TableRow)
+            .where(
+                TableRow.id == table_id,
+                TableRow.status.in_(("waiting", "playing")),
+                TableRow.epoch < token,
+            )
+            .values(epoch=token)
+            .returning(TableRow.config, TableRow.seed)
+        ).first()
+        return None if row is None else (row[0], row[1])
+
+    return work
 
 
 def _json(value: Any) -> str:

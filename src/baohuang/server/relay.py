@@ -1,0 +1,235 @@
+"""A relayed socket (转发): a table socket on a node that does not run the table.
+
+The socket's ``hello`` and commands go over Redis to the node that runs the table (its owner,
+:mod:`.remote`), which sends back the frames it would have sent a local socket. The relay
+passes them on in order and keeps what it needs to move to another owner without the client
+noticing: the last event's sequence number, the seat token and the commands not answered yet.
+When the owner changes (it died, or lost its lease) or frames were lost (a gap, Redis
+restarted), the relay says hello to the owner again with that sequence number, drops what
+its client already has and sends the unanswered commands again (a seat's repeated command id
+is answered, not applied twice).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import orjson
+from redis.exceptions import RedisError
+
+from . import metrics
+from .cluster import Cluster
+from .connection import Conn
+from .mailbox import Cmd, Gone, Hello, Message
+
+log = logging.getLogger("baohuang.server")
+
+#: Seconds a relay waits before asking a table's owner again after being told it moved.
+RETRY_SECONDS = 0.2
+#: Seconds without an answer after which a relay asks again: its hello or a command may have
+#: been published while the owner was not listening (Redis restarted, a node took over).
+ANSWER_SECONDS = 2.0
+
+#: Finds a table's owner (taking the table if nobody runs it); ``None``: no such live table.
+Resolve = Callable[[str], Awaitable[str | None]]
+
+_ids = itertools.count(1)
+
+
+class Relay:
+    """See the module docstring. The socket loop calls :meth:`submit` as it would a table's;
+    the node's listener calls :meth:`deliver` with what the owner sent."""
+
+    def __init__(self, relays: Relays, table_id: str, owner: str, conn: Conn) -> None:
+        self.relays = relays
+        self.cluster = relays.cluster
+        self.table_id = table_id
+        self.owner = owner
+        self.conn = conn
+        self.cid = self._new_cid()
+        relays.by_id[self.cid] = self
+        #: The client's seat token (its hello's, or from a ``sit`` answer).
+        self.token: str | None = None
+        #: The last event's sequence number passed on; known once the client has a start.
+        self.seq = 0
+        self.synced = False
+        #: The client greeted (its welcome came through); later welcomes are the relay's own.
+        self.greeted = False
+        #: The client said hello: from then on the relay may say it again for it.
+        self.started = False
+        #: Unanswered commands by id: (the sequence number they were made at, the command,
+        #: when it was last sent).
+        self.pending: dict[str, tuple[int, dict[str, Any], float]] = {}
+        #: When the relay's hello went without a welcome back yet (monotonic seconds).
+        self.hello_at: float | None = None
+        self._jobs: asyncio.Queue[Callable[[], Awaitable[None]] | None] = asyncio.Queue()
+        self._task = asyncio.create_task(self._run(), name=f"relay-{self.cid}")
+        metrics.RELAYED.inc()
+
+    def _new_cid(self) -> str:
+        return f"{self.cluster.node}.{next(_ids)}.{secrets.token_hex(4)}"
+
+    # ------------------------------------------------------------------ from the socket
+
+    def submit(self, item: Message) -> None:
+        match item:
+            case Hello(_, hello):
+                self.started = True
+                self.token = hello.token
+                if hello.since is not None:
+                    self.seq, self.synced = hello.since, True
+                self._jobs.put_nowait(lambda: self._send("hello", {"d": hello.model_dump()}))
+            case Cmd(_, seen, command):
+                data = command.model_dump(mode="json")
+                self.pending[command.id] = (seen, data, time.monotonic())
+                self._jobs.put_nowait(lambda: self._send("cmd", {"v": seen, "d": data}))
+            case Gone():
+                self._jobs.put_nowait(lambda: self._send("gone", {}))
+                self._jobs.put_nowait(None)
+
+    async def _run(self) -> None:
+        while (job := await self._jobs.get()) is not None:
+            try:
+                await job()
+            except (RedisError, OSError) as exc:  # asked again once Redis is back
+                log.warning("relay %s: %s", self.cid, exc)
+        self.relays.by_id.pop(self.cid, None)
+        metrics.RELAYED.dec()
+        self.conn.close()
+
+    async def _send(self, kind: str, fields: dict[str, Any]) -> None:
+        if kind == "hello":
+            self.hello_at = time.monotonic()
+        conn = self.conn
+        payload: dict[str, Any] = {
+            "k": kind,
+            "cid": self.cid,
+            "from": self.cluster.node,
+            "table": self.table_id,
+        }
+        payload |= {"user": conn.user, "name": conn.name, **fields}
+        await self.cluster.send(self.owner, payload)
+
+    # ------------------------------------------------------------------ from the owner
+
+    def deliver(self, data: dict[str, Any]) -> None:
+        """Frames from the owner, or word that the table moved or closed this socket."""
+        if "frames" in data:
+            for text in data["frames"]:
+                if not self._pass(text):
+                    self.again()
+                    return
+        else:  # moved, or closed by the table (it failed, or lost its lease): ask again
+            self.again(RETRY_SECONDS)
+
+    def _pass(self, text: str) -> bool:
+        """Pass one frame on (or drop what the client has); ``False`` on a gap."""
+        msg = orjson.loads(text)
+        kind, seq, data = msg["t"], msg["v"], msg["d"]
+        if kind == "event":
+            if self.synced and seq <= self.seq:
+                return True  # the client has it
+            if self.synced and seq != self.seq + 1:
+                return False
+            self.seq, self.synced = seq, True
+        elif kind == "snapshot":
+            self.seq, self.synced = seq, True
+        elif kind == "welcome":
+            self.hello_at = None
+            if self.greeted:
+                return True  # the relay's own hello to a new owner
+            self.greeted = True
+        elif kind in ("ack", "error") and data.get("id") is not None:
+            self.pending.pop(data["id"], None)
+            if kind == "ack" and data.get("token"):
+                self.token = data["token"]
+        self.conn.send(text)
+        return True
+
+    @property
+    def unanswered(self) -> bool:
+        """The relay's hello or a command has had no answer for :data:`ANSWER_SECONDS`."""
+        sent = [at for *_, at in self.pending.values()]
+        if self.hello_at is not None:
+            sent.append(self.hello_at)
+        return bool(sent) and time.monotonic() - min(sent) > ANSWER_SECONDS
+
+    def again(self, delay: float = 0.0) -> None:
+        """Say hello to the table's owner (found again) with the last sequence number."""
+        if self.started:
+            self._jobs.put_nowait(lambda: self._reattach(delay))
+
+    def moved(self, owner: str) -> None:
+        """The table has a new owner (a claim was announced)."""
+        if not self.started:
+            self.owner = owner  # the client's hello goes there
+        elif owner != self.owner or not self.synced:
+            self._jobs.put_nowait(lambda: self._reattach(0.0, owner))
+        else:
+            self.again()
+
+    async def _reattach(self, delay: float, owner: str | None = None) -> None:
+        if delay:
+            await asyncio.sleep(delay)
+        with contextlib.suppress(RedisError, OSError):
+            await self._send("gone", {})  # the old relay id, at the old owner
+        found = owner or await self.relays.resolve(self.table_id)
+        if found is None:  # the table is no longer live anywhere
+            self.conn.close()
+            return
+        self.relays.by_id.pop(self.cid, None)
+        self.cid, self.owner = self._new_cid(), found
+        self.relays.by_id[self.cid] = self
+        hello = {"token": self.token, "since": self.seq if self.synced else None}
+        await self._send("hello", {"d": hello})
+        for command_id, (seen, data, _) in list(self.pending.items()):
+            self.pending[command_id] = (seen, data, time.monotonic())
+            await self._send("cmd", {"v": seen, "d": data})
+
+
+class Relays:
+    """This node's relayed sockets, by relay id. ``resolve`` finds a table's owner (taking
+    the table if nobody runs it; ``None``: no such live table)."""
+
+    def __init__(self, cluster: Cluster, resolve: Resolve) -> None:
+        self.cluster = cluster
+        self.resolve = resolve
+        self.by_id: dict[str, Relay] = {}
+
+    def open(self, table_id: str, owner: str, conn: Conn) -> Relay:
+        return Relay(self, table_id, owner, conn)
+
+    async def deliver(self, data: dict[str, Any]) -> None:
+        """What an owner sent one of the relays (unknown ids: relays since gone)."""
+        relay = self.by_id.get(data["to"])
+        if relay is not None:
+            relay.deliver(data)
+
+    async def claimed(self, data: dict[str, Any]) -> None:
+        """A node announced it runs ``data["table"]`` now."""
+        for relay in list(self.by_id.values()):
+            if relay.table_id == data["table"]:
+                relay.moved(data["node"])
+
+    async def lost(self, _data: dict[str, Any]) -> None:
+        """Frames may have been lost (Redis came back): every relay asks again."""
+        for relay in list(self.by_id.values()):
+            relay.again()
+
+    async def check(self) -> None:
+        """Relays whose table changed owner without their hearing of it ask the new one, and
+        those whose owner has not answered ask again."""
+        relays = list(self.by_id.values())
+        owners = await self.cluster.owners([relay.table_id for relay in relays])
+        for relay, owner in zip(relays, owners, strict=True):
+            if owner is not None and owner != relay.owner:
+                relay.moved(owner)
+            elif relay.unanswered:
+                relay.again()

@@ -1,0 +1,248 @@
+"""Many nodes on Redis and PostgreSQL: three ``baohuang serve --redis`` processes on loopback,
+each table's seats spread over them, with a node killed (``kill -9``), paused past its lease
+(``SIGSTOP``) and Redis restarted mid-game. Every connection's event stream must be gapless
+and the same as the table's log in PostgreSQL; every game must finish."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import httpx
+import pytest
+
+from helpers.cluster import Node, Redis, Seat
+from helpers.servers import Postgres, run
+
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]
+
+#: Seconds a lease lasts in these tests (the default is 5).
+LEASE = 2.0
+
+
+class Cluster:
+    def __init__(self, postgres: Postgres, tmp: Path, nodes: int) -> None:
+        self.database = postgres.database(f"c{uuid.uuid4().hex[:12]}")
+        self.redis = Redis(tmp / "redis.log").start()
+        self.nodes = [
+            Node(self.database, self.redis, f"n{i}", tmp / f"n{i}.log", LEASE) for i in range(nodes)
+        ]
+        for node in self.nodes:
+            node.start()
+
+    @property
+    def urls(self) -> list[str]:
+        return [node.url for node in self.nodes]
+
+    def owner(self, table_id: str) -> Node:
+        name = self.redis.get(f"bh:lease:{table_id}")
+        return next(node for node in self.nodes if node.name == name)
+
+    def log(self, table_id: str) -> list[tuple[int, str]]:
+        """The table's events in PostgreSQL: (seq, kind)."""
+
+        async def fetch() -> list[tuple[int, str]]:
+            conn = await asyncpg.connect(self.database.replace("+asyncpg", ""))
+            try:
+                rows = await conn.fetch(
+                    "SELECT seq, kind FROM events WHERE table_id = $1 ORDER BY seq", table_id
+                )
+            finally:
+                await conn.close()
+            return [(int(row["seq"]), str(row["kind"])) for row in rows]
+
+        return run(fetch())
+
+    def stop(self) -> None:
+        for node in self.nodes:
+            node.stop()
+        self.redis.kill()
+
+
+@pytest.fixture
+def cluster(postgres: Postgres, tmp_path: Path) -> Iterator[Cluster]:
+    made = Cluster(postgres, tmp_path, 3)
+    yield made
+    made.stop()
+
+
+def guest(url: str, name: str) -> str:
+    response = httpx.post(f"{url}/api/guest", json={"name": name}, timeout=10)
+    response.raise_for_status()
+    return f"bh_session={response.cookies['bh_session']}"
+
+
+def open_table(cluster: Cluster, index: int, **config: Any) -> tuple[str, list[Seat]]:
+    """A table created on node ``index``; seat s connects first to node ``index + s``."""
+    urls = cluster.urls
+    cookies = [guest(urls[(index + s) % len(urls)], f"节点{index}-{s}") for s in range(5)]
+    settings = {"preset": "classic", "games": 1, "bots": 0, "timer": 0, "pause": 0} | config
+    response = httpx.post(
+        f"{urls[index % len(urls)]}/api/tables",
+        json=settings,
+        headers={"Cookie": cookies[0]},
+        timeout=10,
+    )
+    response.raise_for_status()
+    table_id = response.json()["id"]
+    return table_id, [Seat(urls, index + s, table_id, cookies[s]) for s in range(5)]
+
+
+async def seat_all(seats: list[Seat]) -> None:
+    for seat in seats:  # one at a time: each takes the next free seat
+        await seat.open()
+        await seat.join()
+
+
+async def play_all(seats: list[Seat], seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    try:
+        await asyncio.gather(*(seat.play(deadline) for seat in seats))
+    finally:
+        await asyncio.gather(*(seat.close() for seat in seats))
+
+
+def check_streams(cluster: Cluster, table_id: str, seats: list[Seat]) -> None:
+    """Each seat's events: from its first snapshot to ``match_over``, every event of the
+    stored log once, in order, each view its own seat's."""
+    stored = cluster.log(table_id)
+    kinds = [kind for _, kind in stored]
+    assert "match_over" in kinds
+    stored = stored[: kinds.index("match_over") + 1]
+    for seat in seats:
+        assert seat.start is not None
+        got = [(seq, kind) for seq, kind, _ in seat.events]
+        assert got == stored[seat.start :], (
+            seat.seat,
+            got[:5],
+            stored[seat.start : seat.start + 5],
+        )
+        assert {view for *_, view in seat.events} <= {seat.seat, None}
+
+
+def test_seats_spread_over_three_nodes_play_whole_matches(cluster: Cluster) -> None:
+    tables = [open_table(cluster, index) for index in range(3)]
+    for _, seats in tables:
+        run(seat_all(seats))
+    owners = {cluster.owner(table_id).name for table_id, _ in tables}
+    assert owners == {"n0", "n1", "n2"}  # each table on the node it was created on
+
+    async def games() -> None:
+        await asyncio.gather(*(play_all(s, 120) for _, s in tables))
+
+    run(games(), 150)
+    for table_id, seats in tables:  # three of each table's seats were relayed
+        check_streams(cluster, table_id, seats)
+
+
+def test_kill_9_of_the_owner_mid_game_loses_nothing(cluster: Cluster) -> None:
+    table_id, seats = open_table(cluster, 0, games=2)
+    run(seat_all(seats))
+    owner = cluster.owner(table_id)
+
+    async def kill_midway() -> None:
+        while len(seats[1].events) < 40:
+            await asyncio.sleep(0.05)
+        owner.kill()
+
+    async def game() -> None:
+        await asyncio.gather(play_all(seats, 120), kill_midway())
+
+    run(game(), 150)
+    survivor = cluster.owner(table_id)
+    assert survivor is not owner
+    assert survivor.metric("baohuang_takeovers_total") >= 1
+    check_streams(cluster, table_id, seats)
+    # The dead node's seats came back through another node; the others never noticed.
+    moved = {seat.seat: seat.moves for seat in seats}
+    assert sum(moved.values()) >= 1, moved
+
+
+def test_a_paused_node_is_fenced_and_lets_its_tables_go(cluster: Cluster) -> None:
+    table_id, seats = open_table(cluster, 0, games=2)
+    run(seat_all(seats))
+    owner = cluster.owner(table_id)
+
+    async def pause_midway() -> None:
+        while len(seats[1].events) < 30:
+            await asyncio.sleep(0.05)
+        owner.pause()
+        await asyncio.sleep(LEASE * 2.5)  # its lease lapses; another node takes over
+        owner.resume()
+
+    async def game() -> None:
+        await asyncio.gather(play_all(seats, 120), pause_midway())
+
+    run(game(), 150)
+    taker = cluster.owner(table_id)
+    assert taker is not owner
+    # Back from its pause, the old owner found the table taken (its renewal refused, or its
+    # write refused by the epoch) and stopped running it.
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        stopped = owner.metric("baohuang_leases_lost_total") + owner.metric(
+            "baohuang_fenced_writes_total"
+        )
+        if stopped >= 1:
+            break
+        time.sleep(0.2)
+    assert stopped >= 1
+    check_streams(cluster, table_id, seats)
+
+
+def test_redis_restarted_mid_game_the_games_go_on(cluster: Cluster) -> None:
+    tables = [open_table(cluster, index) for index in range(2)]
+    for _, seats in tables:
+        run(seat_all(seats))
+
+    async def restart_midway() -> None:
+        while len(tables[0][1][1].events) < 30:
+            await asyncio.sleep(0.05)
+        cluster.redis.kill()
+        await asyncio.sleep(1.0)
+        cluster.redis.start()
+
+    async def games() -> None:
+        await asyncio.gather(*(play_all(s, 120) for _, s in tables), restart_midway())
+
+    owners = [cluster.owner(table_id) for table_id, _ in tables]
+    run(games(), 150)
+    for (table_id, seats), owner in zip(tables, owners, strict=True):
+        check_streams(cluster, table_id, seats)
+        # The owners took their leases again before anyone took their tables as free ones:
+        # no table moved, no socket had to.
+        assert cluster.owner(table_id) is owner
+        assert [seat.moves for seat in seats] == [0] * 5
+
+
+def test_a_node_paused_while_taking_a_table_over_cannot_take_it_back(cluster: Cluster) -> None:
+    """The owner is paused; the node that takes its lease is paused in turn (perhaps before it
+    raised the table's epoch), and a third takes over. Back from their pauses, neither fences
+    the table's new owner (their tokens are older): every game finishes."""
+    table_id, seats = open_table(cluster, 0, games=2)
+    run(seat_all(seats))
+    owner = cluster.owner(table_id)
+
+    async def two_pauses() -> None:
+        while len(seats[1].events) < 30:
+            await asyncio.sleep(0.05)
+        owner.pause()
+        while (held := cluster.redis.get(f"bh:lease:{table_id}")) in (None, owner.name):
+            await asyncio.sleep(0.01)
+        taker = next(node for node in cluster.nodes if node.name == held)
+        taker.pause()
+        await asyncio.sleep(LEASE * 2)
+        taker.resume()
+        await asyncio.sleep(LEASE)
+        owner.resume()
+
+    async def game() -> None:
+        await asyncio.gather(play_all(seats, 120), two_pauses())
+
+    run(game(), 150)
+    check_streams(cluster, table_id, seats)
