@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import random
 import sys
 import time
@@ -29,6 +27,7 @@ from baohuang import Play, Rules
 from baohuang.engine.cards import format_cards
 from baohuang.engine.movegen import plays_for, rank_counts
 from baohuang.engine.rules import PRESETS
+from benchkit import alternate, machine
 
 RULES = Rules.preset("classic")
 #: Positions sampled from random games before timing move generation.
@@ -200,43 +199,22 @@ def movegen_rows(positions: Sequence[Position], seconds: float) -> list[Row]:
 # ---------------------------------------------------------------------- report
 
 
-def best(runs: Sequence[Row]) -> Row:
-    """The fastest of several runs of one measurement."""
-    return max(runs, key=lambda r: r.per_second)
-
-
 def measure(
     presets: Sequence[str], seconds: float, seed: int, console: Console
 ) -> tuple[list[Row], Row | None]:
     """Every measurement, ``ROUNDS`` times alternating engines; the best of each, and RLCard's."""
     with console.status(f"sampling {POSITIONS} positions from random games"):
         positions = sample_positions(POSITIONS, seed)
-    ours: list[list[Row]] = []
-    theirs: list[Row] = []
-    for n in range(1, ROUNDS + 1):
-        with console.status(f"round {n}/{ROUNDS}: baohuang"):
-            selfplay = [
-                baohuang_selfplay(preset, seconds, seed, views)
-                for preset in presets
-                for views in (False, True)
-            ]
-            ours.append([*selfplay, *movegen_rows(positions, seconds)])
-        with console.status(f"round {n}/{ROUNDS}: RLCard"):
-            rl = rlcard_selfplay(seconds, seed)
-        if rl is not None:
-            theirs.append(rl)
-    return [best(runs) for runs in zip(*ours, strict=True)], best(theirs) if theirs else None
 
+    def ours() -> list[Row]:
+        selfplay = [
+            baohuang_selfplay(preset, seconds, seed, views)
+            for preset in presets
+            for views in (False, True)
+        ]
+        return [*selfplay, *movegen_rows(positions, seconds)]
 
-def machine() -> dict[str, Any]:
-    """Where the figures come from."""
-    return {
-        "python": platform.python_version(),
-        "implementation": platform.python_implementation(),
-        "processor": platform.processor() or platform.machine(),
-        "cpu_count": os.cpu_count(),
-        "platform": platform.platform(),
-    }
+    return alternate(ROUNDS, ours, lambda: rlcard_selfplay(seconds, seed), console, "baohuang")
 
 
 def cells(row: Row) -> list[str]:

@@ -399,7 +399,9 @@ def test_extras_hold_what_only_some_users_need() -> None:
     extras = project["optional-dependencies"]
     assert names(extras["postgres"]) == {"asyncpg"}
     assert names(extras["load"]) == {"httpx"}
-    assert "baohuang[postgres,load]" in extras["dev"]
+    assert names(extras["rl"]) == {"pettingzoo", "gymnasium", "numpy"}
+    assert not core & {"numpy", "pettingzoo", "torch"}
+    assert "baohuang[postgres,load,rl]" in extras["dev"]
     assert {"pytest", "pyyaml", "hatchling"} <= names(extras["dev"])
     assert project["license"] == "MIT"
     license_text = (ROOT / "LICENSE").read_text()

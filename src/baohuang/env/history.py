@@ -1,0 +1,106 @@
+"""The public history of a deal, read from the event log as a spectator sees it (R14).
+
+A :class:`~baohuang.engine.views.View` is a snapshot; what was played by whom, and who declined
+or declared what, is history. It is public (R14: every play with its seat, passes,
+declarations), so every seat's observation shares one :class:`PublicHistory`, fed only the
+public part of each event (:attr:`Event.public <baohuang.engine.events.Event.public>`, exactly
+``events_for(None)``, a spectator's copy) and never the private part.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Sequence
+
+from baohuang.engine.cards import BIG_JOKER, NUM_RANKS, SMALL_JOKER, TWO
+from baohuang.engine.events import Event
+from baohuang.engine.plays import Play
+from baohuang.engine.state import SEATS
+
+#: Per-seat facts after the cards played per rank in a :attr:`PublicHistory.rows` row.
+FACTS = ("declines", "rebel", "kick")
+DECLINES, REBEL, KICK = range(NUM_RANKS, NUM_RANKS + len(FACTS))
+#: The length of a row.
+ROW = NUM_RANKS + len(FACTS)
+_ZEROS = [0.0] * ROW
+_ROW = struct.Struct(f"{ROW}f")
+
+#: A play's notation to its (rank index, cards) parts, filler 2s under ``2``.
+_PARTS: dict[str, tuple[tuple[int, int], ...]] = {}
+
+
+def play_parts(text: str) -> tuple[tuple[int, int], ...]:
+    """The (rank index, number of cards) pairs of a play in notation (cached)."""
+    parts = _PARTS.get(text)
+    if parts is None:
+        play = Play.parse(text)
+        pairs = ((play.rank, play.count), (TWO, play.twos), (SMALL_JOKER, play.small))
+        parts = tuple((r, n) for r, n in (*pairs, (BIG_JOKER, play.big)) if n)
+        _PARTS[text] = parts
+    return parts
+
+
+class PublicHistory:
+    """What every seat has seen happen in the current deal (see the module docstring)."""
+
+    __slots__ = ("_packed", "cursor", "rows")
+
+    def __init__(self) -> None:
+        #: One row per seat (absolute): cards played per rank index (15), then the
+        #: :data:`FACTS`: piles handed on in the candidate chain (decline or 转让: R8.5, R9.3,
+        #: R11.2), 造反 declared (R9.5), 踢 declared (R9.6).
+        self.rows: list[list[float]] = [[0.0] * ROW for _ in range(SEATS)]
+        #: The number of events read so far.
+        self.cursor = 0
+        #: Each row as float32 bytes, or ``None`` once it changed (see :meth:`packed_rows`).
+        self._packed: list[bytes | None] = [None] * SEATS
+
+    def reset(self) -> None:
+        """Forget everything (a new game of a match): the next :meth:`update` starts at 0."""
+        self._clear()
+        self.cursor = 0
+
+    def _clear(self) -> None:
+        for row in self.rows:
+            row[:] = _ZEROS
+        self._packed = [None] * SEATS
+
+    def packed_rows(self, seats: Sequence[int]) -> bytes:
+        """The rows of ``seats``, in that order, as float32 bytes (the observation's block)."""
+        packed = self._packed
+        out = []
+        for s in seats:
+            row = packed[s]
+            if row is None:
+                row = packed[s] = _ROW.pack(*self.rows[s])
+            out.append(row)
+        return b"".join(out)
+
+    def update(self, events: Sequence[Event]) -> None:
+        """Read the events after :attr:`cursor`, their public fields only."""
+        rows = self.rows
+        for event in events[self.cursor :]:
+            kind, public = event.kind, event.public
+            if kind == "pass":
+                continue
+            if kind == "play":
+                seat = public["seat"]
+                row = rows[seat]
+                for rank, n in play_parts(public["play"]):
+                    row[rank] += n
+            elif kind == "deal":  # a new (or void, R8.6) deal: history starts again
+                self._clear()
+                continue
+            elif kind in ("decline", "transfer"):
+                seat = public["seat"]
+                rows[seat][DECLINES] += 1
+            elif kind == "declare" and public["answer"] == "rebel":
+                seat = public["seat"]
+                rows[seat][REBEL] = 1.0
+            elif kind == "kick":
+                seat = public["seat"]
+                rows[seat][KICK] = 1.0
+            else:
+                continue
+            self._packed[seat] = None
+        self.cursor = len(events)
