@@ -8,31 +8,36 @@ seat, the frames' encoding — which is what a node spends on every command what
 clients do (the socket writes come on top; see bench/loadtest.md).
 
     .venv/bin/python bench/command_cost.py [--commands 20000] [--tables 20] [--seed 0]
+        [--database URL] [--profile N] [--json FILE]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
+import json
+import pstats
 import random
-import statistics
 import tempfile
 import time
 from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
+from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
 from baohuang.protocol.messages import Act, Ready, Sit, TableConfig
 from baohuang.protocol.messages import Hello as HelloData
+from baohuang.server import metrics
 from baohuang.server.actor import TableActor
 from baohuang.server.connection import Conn
 from baohuang.server.lobby import Lobby
 from baohuang.server.mailbox import Cmd, Hello
 from baohuang.server.store import Store, UserRow
 
-CONFIG = TableConfig(preset="classic", games=1000, bots=0, timer=0, pause=0, bot_delay=0)
+CONFIG = TableConfig(preset="classic", games=50, bots=0, timer=0, pause=0, bot_delay=0)
 
 
 async def seat(table: TableActor) -> list[Conn]:
@@ -56,9 +61,11 @@ def drain(conns: list[Conn]) -> int:
     return frames
 
 
-async def measure(commands: int, tables: int, seed: int, folder: Path) -> dict[str, float]:
+async def measure(commands: int, tables: int, seed: int, database: str) -> dict[str, float]:
+    """Rounds of one command at every table, submitted together (so the store's writer
+    commits them as one batch, as under real load); the CPU and wall time of the rounds."""
     rng = random.Random(seed)
-    store = Store(f"sqlite:///{folder / 'bench.db'}")
+    store = Store(database)
     await store.start()
     lobby = Lobby(store, token=lambda n: rng.randbytes(n).hex())
 
@@ -71,11 +78,12 @@ async def measure(commands: int, tables: int, seed: int, folder: Path) -> dict[s
     for _ in range(tables):
         table = await lobby.create(CONFIG)
         seated.append((table, await seat(table)))
-    done, frames, cpu, wall = 0, 0, 0.0, 0.0
-    counter = 0
-    samples: list[float] = []
+    done = frames = counter = 0
+    cpu = wall = 0.0
+    writes, batches = _sample("baohuang_store_writes_total"), _sample(COMMITS)
     while done < commands:
-        for table, conns in seated:  # one command per table per round, as many tables do
+        round_ = []
+        for table, conns in seated:
             frames += drain(conns)
             game = table.game
             turn = game.current_seat
@@ -83,25 +91,43 @@ async def measure(commands: int, tables: int, seed: int, folder: Path) -> dict[s
                 continue
             action = str(rng.choice(game.legal_actions()))
             counter += 1
-            cmd = Cmd(conns[turn], table.seq, Act(id=f"a{counter}", op="act", action=action))
-            started_cpu, started = time.process_time(), time.perf_counter()
+            round_.append(
+                (table, Cmd(conns[turn], table.seq, Act(id=f"a{counter}", op="act", action=action)))
+            )
+        started_cpu, started = time.process_time(), time.perf_counter()
+        for table, cmd in round_:
             table.submit(cmd)
-            await table.settled()
-            cpu += time.process_time() - started_cpu
-            wall += time.perf_counter() - started
-            samples.append((time.perf_counter() - started) * 1e6)
-            done += 1
+        await asyncio.gather(*(table.settled() for table, _ in round_))
+        cpu += time.process_time() - started_cpu
+        wall += time.perf_counter() - started
+        done += len(round_)
         await asyncio.sleep(0)  # let the next game start after a pause of 0
     frames += sum(drain(conns) for _, conns in seated)
+    writes = _sample("baohuang_store_writes_total") - writes
+    batches = _sample(COMMITS) - batches
     await lobby.close()
     await store.close()
     return {
         "commands": done,
         "cpu_us": cpu / done * 1e6,
         "wall_us": wall / done * 1e6,
-        "median_us": statistics.median(samples),
         "frames_per_command": frames / done,
+        "writes_per_command": writes / done,
+        "commits_per_command": batches / done,
     }
+
+
+#: Transactions the store committed: the commit latency histogram's count.
+COMMITS = "baohuang_store_commit_seconds_count"
+
+
+def _sample(name: str) -> float:
+    """A sample's value in this process's metrics registry."""
+    for family in metrics.REGISTRY.collect():
+        for sample in family.samples:
+            if sample.name == name:
+                return sample.value
+    return 0.0
 
 
 def main() -> None:
@@ -109,20 +135,41 @@ def main() -> None:
     parser.add_argument("--commands", type=int, default=20000)
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--database", help="a database URL (default: SQLite in a temporary folder)")
+    parser.add_argument("--profile", type=int, metavar="N", help="print the N costliest functions")
+    parser.add_argument("--json", type=Path, help="write the figures here")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        result = asyncio.run(measure(args.commands, args.tables, args.seed, Path(folder)))
-    table = Table(title="Server CPU per command (table actor, five seats, SQLite)")
-    for column in ("commands", "CPU µs/command", "wall µs/command", "median µs", "frames"):
+        database = args.database or f"sqlite:///{Path(folder) / 'bench.db'}"
+        work = measure(args.commands, args.tables, args.seed, database)
+        profile = cProfile.Profile() if args.profile else None
+        if profile is not None:
+            profile.enable()
+        result = asyncio.run(work)
+        if profile is not None:
+            profile.disable()
+    kind = make_url(database).get_backend_name()
+    table = Table(title=f"Server CPU per command (table actors, five seats each, {kind})")
+    for column in ("commands", "CPU µs/command", "wall µs/command", "frames", "writes", "commits"):
         table.add_column(column, justify="right")
     table.add_row(
-        str(result["commands"]),
+        f"{result['commands']:,.0f}",
         f"{result['cpu_us']:.0f}",
         f"{result['wall_us']:.0f}",
-        f"{result['median_us']:.0f}",
         f"{result['frames_per_command']:.1f}",
+        f"{result['writes_per_command']:.2f}",
+        f"{result['commits_per_command']:.3f}",
     )
-    Console().print(table)
+    console = Console()
+    console.print(table)
+    console.print(
+        f"{args.tables} tables, a command at each per round; per command: frames queued, "
+        "writes and transactions committed"
+    )
+    if profile is not None:
+        pstats.Stats(profile).sort_stats("tottime").print_stats(args.profile)
+    if args.json:
+        args.json.write_text(json.dumps(result | {"database": kind}, indent=2) + "\n")
 
 
 if __name__ == "__main__":

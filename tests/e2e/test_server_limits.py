@@ -149,3 +149,25 @@ def test_guests_tables_and_sockets_per_address_are_bounded(server: LiveServer) -
     time.sleep(0.2)
     with connect(url):  # closed ones free their places
         pass
+
+
+def test_an_exempt_address_is_held_to_no_per_address_limit(tmp_path: Path) -> None:
+    """``serve --exempt 127.0.0.1`` (a load generator's address): more tables, guests and
+    sockets than any other address may have."""
+    live = LiveServer(
+        f"sqlite:///{tmp_path / 'server.db'}", tmp_path / "server.log", "--exempt", "127.0.0.1"
+    ).start()
+    try:
+        http = guest(live, "压测")
+        for _ in range(TABLES.amount + 1):
+            table = create_table(http, bots=4)
+        made = [
+            httpx.post(f"{live.url}/api/guest", json={"name": f"客{n}"}).status_code
+            for n in range(GUESTS.amount + 1)
+        ]
+        assert made == [200] * (GUESTS.amount + 1)
+        with contextlib.ExitStack() as stack:
+            for _ in range(SOCKETS_PER_ADDRESS + 1):
+                stack.enter_context(connect(live.ws_url(table["id"])))
+    finally:
+        live.stop()

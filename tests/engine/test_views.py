@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from baohuang import ACCEPT, PASS, Call, Escape, Game, Rules, new_game
 from baohuang.engine.actions import REBEL, SHOW, TRANSFER
 from baohuang.engine.events import EventKind, SeatEvent
-from baohuang.engine.views import View
+from baohuang.engine.views import View, views_json
 from helpers.cards import B_STAR, SEATS
 from helpers.drivers import find_game, play, play_match, random_game, reach, replay_steps
 from helpers.policies import (
@@ -98,9 +98,11 @@ class ViewChecker:
         hands = [[str(c) for c in game.hand(s)] for s in range(SEATS)]
         transit = game.tribute_paid if game.phase == "tribute" else []
         spectator = game.view(None).to_json()
+        together = views_json(game, VIEWERS)  # the server's way: the public part once
         for viewer in VIEWERS:
             typed = game.view(viewer)
             view = typed.to_json()
+            assert together[viewer] == view
             assert json.loads(json.dumps(view)) == view and View.from_json(view) == typed
             events = game.events_for(viewer, self.seen)
             text = cards_text(view, events)  # JSON-serialisable

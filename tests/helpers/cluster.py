@@ -73,8 +73,11 @@ class Redis:
 class Node(LiveServer):
     """One ``baohuang serve --redis`` node."""
 
-    def __init__(self, database: str, redis: Redis, name: str, log: Path, lease: float) -> None:
-        super().__init__(database, log, "--redis", redis.url, "--node", name, "--lease", str(lease))
+    def __init__(
+        self, database: str, redis: Redis, name: str, log: Path, lease: float, *options: str
+    ) -> None:
+        cluster = ("--redis", redis.url, "--node", name, "--lease", str(lease))
+        super().__init__(database, log, *cluster, *options)
         self.name = name
 
     def pause(self) -> None:

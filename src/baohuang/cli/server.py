@@ -47,6 +47,13 @@ def serve(
             "sockets (repeatable); this server's own is always allowed"
         ),
     ] = None,
+    exempt: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="免限流地址 an address free of the per-address limits (tables, guests, "
+            "sockets: a load generator's; repeatable)"
+        ),
+    ] = None,
     redis: Annotated[
         str | None,
         typer.Option(
@@ -98,7 +105,7 @@ def serve(
     if cluster is not None:
         typer.echo(f"节点 node {cluster.name} (Redis {redis}, lease {lease:g} s)")
     uvicorn.run(
-        create_app(database, origins=origin or (), node=cluster),
+        create_app(database, origins=origin or (), node=cluster, exempt=exempt or ()),
         host=host,
         port=port,
         http=timed_requests(request_timeout),  # a half-sent request holds no socket for ever

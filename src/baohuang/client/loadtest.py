@@ -367,13 +367,15 @@ async def load_test(
     timeout: float = IDLE_TIMEOUT,
     think: float = 0.0,
     reconnect_for: float = RECONNECT_FOR,
+    on_play: Callable[[], None] | None = None,
 ) -> LoadReport:
     """Play ``games`` games at each of ``tables`` tables of five ``bot`` clients on the
     server at ``url`` (``http://host:port``), or spread over several servers (the nodes of a
     cluster: see the module docstring); raise :class:`ClientError` if it cannot start.
     ``timeout``: the seconds a connection may go without a message; ``think``: the seconds
     each seat waits before acting (0: as fast as the server answers); ``reconnect_for``: the
-    seconds a seat tries to come back after a lost connection (0: a lost one is an error)."""
+    seconds a seat tries to come back after a lost connection (0: a lost one is an error);
+    ``on_play``: called once every table is set up, as play begins (a benchmark's mark)."""
     check_bot(bot)
     urls = server_urls(url)
     report = LoadReport(
@@ -389,6 +391,8 @@ async def load_test(
             for first in range(0, tables, per_wave):
                 wave = runs[first : first + per_wave]
                 await asyncio.gather(*(run.setup(http, timeout) for run in wave))
+            if on_play is not None:
+                on_play()
             playing = time.perf_counter()
             report.setup_s = playing - started
             before = report.commands

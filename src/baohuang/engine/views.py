@@ -8,7 +8,7 @@ way back (a remote bot gets views as JSON).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -224,27 +224,24 @@ def build_view(game: Game, seat: int | None) -> View:
     if game.lead is not None:
         cards = next(a for _, a in reversed(game.trick) if a != "pass")
         lead = Lead(game.last_player, str(game.lead), tuple(cards.split()))
-    # Lists then tuples: faster than tuple(generator), and a view is built at every decision.
-    legal = (
-        tuple([str(a) for a in game.legal_actions()])
-        if seat is not None and seat == game.current_seat
-        else ()
-    )
+    hand, role, solo, guard, legal = _own(game, seat)
     return View(
         seat=seat,
         phase=game.phase,
         deal=game.deal_no,
         turn=game.current_seat,
-        hand=tuple(game.hand_text(seat)) if seat is not None else None,
-        role=known_role(game, seat),
+        hand=tuple(hand) if hand is not None else None,
+        role=role,
         counts=tuple(game.sizes),
         candidate=game.current_seat if game.phase == "candidate" else None,
+        # Lists then tuples: faster than tuple(generator), and a view is built at every
+        # decision.
         pile=tuple([str(c) for c in game.pile]),
         tribute_due=tuple([payer for payer, _ in game.tribute_due]),
         emperor=game.emperor,
         called=str(game.called) if game.called else None,
-        solo=known_solo(game, seat),
-        guard=known_guard(game, seat),
+        solo=solo,
+        guard=guard,
         lead=lead,
         trick=tuple([TrickEntry(s, a) for s, a in game.trick]),
         played={symbol: n for symbol, n in zip(RANK_SYMBOLS, game.played, strict=True) if n},
@@ -257,6 +254,34 @@ def build_view(game: Game, seat: int | None) -> View:
         kicked=game.kicked,
         escaped=game.escaped,
         result=game.result,
-        legal=legal,
+        legal=tuple(legal),
         seq=len(game.events),
     )
+
+
+def _own(
+    game: Game, seat: int | None
+) -> tuple[list[str] | None, Role | None, Solo | None, int | None, list[str]]:
+    """What only ``seat`` may know: its hand, role, the solo and guard as it knows them, and
+    its legal actions (on its turn)."""
+    hand = game.hand_text(seat) if seat is not None else None
+    acting = seat is not None and seat == game.current_seat
+    legal = [str(a) for a in game.legal_actions()] if acting else []
+    return hand, known_role(game, seat), known_solo(game, seat), known_guard(game, seat), legal
+
+
+def views_json(game: Game, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
+    """``{seat: game.view(seat).to_json()}`` for several seats at once: the public part is
+    built once and shared (a server sends every seat a view after every event)."""
+    out: dict[int | None, dict[str, Any]] = {}
+    public: dict[str, Any] | None = None
+    for seat in seats:
+        if public is None:
+            out[seat] = public = build_view(game, seat).to_json()
+            continue
+        hand, role, solo, guard, legal = _own(game, seat)
+        data = public.copy()  # the shared values are never changed: safe to share
+        own = list(hand) if hand is not None else None
+        data.update(seat=seat, hand=own, role=role, solo=solo, guard=guard, legal=legal)
+        out[seat] = data
+    return out

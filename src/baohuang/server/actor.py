@@ -27,6 +27,7 @@ from ..engine.cards import format_cards
 from ..engine.errors import BaohuangError
 from ..engine.plays import Play
 from ..engine.record import to_record
+from ..engine.views import views_json
 from ..protocol.messages import (
     SEATS,
     SIGNALS,
@@ -138,7 +139,7 @@ class TableActor(TableState):
                 # runs it now has it).
                 if isinstance(exc, Fenced):
                     metrics.FENCED.inc()
-                    log.warning("table %s: %s; another node runs it", self.id, exc)
+                    log.warning("%s; another node runs it", exc)
                 else:
                     log.exception("table %s failed; it will be reloaded", self.id)
                 self.broken = True
@@ -239,19 +240,31 @@ class TableActor(TableState):
 
         fence = (self.id, self.epoch) if self.epoch is not None else None
         await self.store.write(Append(rows, work if works else None, fence))
+        groups = [(seat, conns) for seat, conns in self._conns() if conns]
+        views: dict[int | None, dict[str, Any]] = {}
+        if self.match and any(self.log[row["seq"] - 1].kind in ENGINE_KINDS for row in rows):
+            # The views after everything the message caused, each seat's built once (their
+            # public part once for all) for all of its events.
+            views = views_json(self.game, [seat for seat, _ in groups])
         for row in rows:
-            self._broadcast(row["seq"] - 1)
+            self._broadcast(row["seq"] - 1, groups, views)
 
     def _is_current(self, seat: int) -> bool:
         return self.in_game() and self.game.current_seat == seat
 
-    def _broadcast(self, index: int) -> None:
+    def _broadcast(
+        self,
+        index: int,
+        groups: list[tuple[int | None, set[Conn]]],
+        views: dict[int | None, dict[str, Any]],
+    ) -> None:
+        """Event ``index`` to every connection, with its seat's view from ``views``."""
         info = self.info().model_dump() if self.log[index].kind in TABLE_KINDS else None
         clock = self.clock_info()
-        for seat, conns in self._conns():
-            if not conns:
-                continue
-            data = self._event_data(index, seat, view=True)
+        for seat, conns in groups:
+            data = self.log[index].for_seat(seat)
+            if data["kind"] in ENGINE_KINDS and views:
+                data["view"] = views[seat]
             if info is not None:
                 data["table"] = info
             data["clock"] = clock

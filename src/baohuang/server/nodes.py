@@ -87,7 +87,7 @@ class NodeLobby(Lobby):
         await self.relays.lost(data)
 
     async def _message(self, data: dict[str, Any]) -> None:
-        if "to" in data:
+        if "relays" in data or "moved" in data:
             await self.relays.deliver(data)
         else:
             await self.hosted.handle(data)
@@ -308,6 +308,7 @@ class NodeLobby(Lobby):
             task.cancel()
         for table_id in list(self.tables):
             await self._drop(table_id, release=True)
+        self.hosted.close()
         await self.cluster.close()
 
 

@@ -9,6 +9,9 @@ header from anyone else changes nothing.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterable
+
 from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
@@ -18,8 +21,8 @@ from .refusals import AccountError
 #: Messages a connection may send, and a user over all their connections: a person sends a
 #: few a second, a program playing at once against instant bots about sixty; the events a
 #: flood could make are limited by :data:`TABLE_COMMANDS`.
-CONNECTION_MESSAGES = parse("200/second")
-USER_MESSAGES = parse("400/second")
+CONNECTION_MESSAGES = 200
+USER_MESSAGES = 400
 #: Commands that make a table event without moving a game on (ready, 托管, bots, seats), per
 #: user: toggling them cannot flood a table.
 TABLE_COMMANDS = parse("5/second")
@@ -40,11 +43,34 @@ SPRAY_FAILURES = parse("30/hour")
 HASHES_AT_ONCE = 2
 
 
-class Limits:
-    """The server's limits, one moving-window limiter over them all."""
+class PerSecond:
+    """Counts by key within the current second of the clock, for what every frame must
+    check (a moving window of the ``limits`` library keeps a timestamp per hit and starts an
+    expiry thread): at most ``limit`` a second, forgotten when the second turns."""
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.second = 0
+        self.counts: dict[str, int] = {}
+
+    def allow(self, key: str) -> bool:
+        """Count one more for ``key``; whether it was within the limit."""
+        now = int(time.monotonic())
+        if now != self.second:
+            self.second, self.counts = now, {}
+        count = self.counts[key] = self.counts.get(key, 0) + 1
+        return count <= self.limit
+
+
+class Limits:
+    """The server's limits, one moving-window limiter over them all. Addresses in ``exempt``
+    (a load generator's: ``serve --exempt``) are not held to the per-address limits."""
+
+    def __init__(self, exempt: Iterable[str] = ()) -> None:
         self.limiter = MovingWindowRateLimiter(MemoryStorage())
+        self.exempt = frozenset(exempt)
+        self.connection_messages = PerSecond(CONNECTION_MESSAGES)
+        self.user_messages = PerSecond(USER_MESSAGES)
         #: Open WebSockets by address.
         self.sockets: dict[str, int] = {}
 
@@ -52,8 +78,16 @@ class Limits:
         """Count one more against ``item`` for ``key``; whether it was within the limit."""
         return self.limiter.hit(item, *key)
 
+    def message(self, connection: str, user: str) -> bool:
+        """Count a message of ``connection`` (and its ``user``'s); whether both are within
+        their limits."""
+        return self.connection_messages.allow(connection) and self.user_messages.allow(user)
+
     def check(self, item: RateLimitItem, refusal: str, *key: str) -> None:
-        """:meth:`allow`, or a 429 with message ``refusal`` (naming what was done too often)."""
+        """:meth:`allow`, or a 429 with message ``refusal`` (naming what was done too often);
+        a key ending in an exempt address is not counted."""
+        if key[-1] in self.exempt:
+            return
         if not self.allow(item, *key):
             raise AccountError(429, "rate_limited", refusal, limit=str(item))
 
@@ -63,7 +97,7 @@ class Limits:
 
     def open_socket(self, address: str) -> bool:
         """Count a WebSocket from ``address``; ``False`` (not counted) when at the limit."""
-        if self.sockets.get(address, 0) >= SOCKETS_PER_ADDRESS:
+        if self.sockets.get(address, 0) >= SOCKETS_PER_ADDRESS and address not in self.exempt:
             return False
         self.sockets[address] = self.sockets.get(address, 0) + 1
         return True

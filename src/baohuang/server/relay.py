@@ -119,14 +119,14 @@ class Relay:
 
     # ------------------------------------------------------------------ from the owner
 
-    def deliver(self, data: dict[str, Any]) -> None:
-        """Frames from the owner, or word that the table moved or closed this socket."""
-        if "frames" in data:
-            for text in data["frames"]:
-                if not self._pass(text):
-                    self.again()
-                    return
-        else:  # moved, or closed by the table (it failed, or lost its lease): ask again
+    def deliver(self, frames: list[str], closed: bool) -> None:
+        """Frames from the owner; ``closed``: the table closed this socket (it failed, or
+        lost its lease), so ask again."""
+        for text in frames:
+            if not self._pass(text):
+                self.again()
+                return
+        if closed:
             self.again(RETRY_SECONDS)
 
     def _pass(self, text: str) -> bool:
@@ -207,10 +207,15 @@ class Relays:
         return Relay(self, table_id, owner, conn)
 
     async def deliver(self, data: dict[str, Any]) -> None:
-        """What an owner sent one of the relays (unknown ids: relays since gone)."""
-        relay = self.by_id.get(data["to"])
-        if relay is not None:
-            relay.deliver(data)
+        """What an owner sent the relays: ``relays`` [[relay id, frames, closed], …], or word
+        that the table is not there (``moved``); unknown ids are relays since gone."""
+        if "moved" in data:
+            if (relay := self.by_id.get(data["moved"])) is not None:
+                relay.again(RETRY_SECONDS)
+            return
+        for cid, frames, closed in data["relays"]:
+            if (relay := self.by_id.get(cid)) is not None:
+                relay.deliver(frames, closed)
 
     async def claimed(self, data: dict[str, Any]) -> None:
         """A node announced it runs ``data["table"]`` now."""

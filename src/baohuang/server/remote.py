@@ -2,7 +2,8 @@
 
 A node relays a socket whose table another node runs (:mod:`.relay`): its ``hello``, commands
 and close come here over Redis, and the table treats it as one more :class:`.Conn` — a
-:class:`RemoteConn` — whose frames go back to that node in batches. Each seat's frames are
+:class:`RemoteConn` — whose frames go back to that node through its :class:`Outbox`, in one
+message for every relay of that node whose frames queued up meanwhile. Each seat's frames are
 built by the table exactly as for a local socket, so a relayed socket receives the same
 messages (R14: only its own seat's view).
 """
@@ -28,32 +29,58 @@ log = logging.getLogger("baohuang.server")
 COMMAND: TypeAdapter[Command] = TypeAdapter(Command)
 
 
-class RemoteConn(Conn):
-    """A socket relayed by node ``node`` (its relay ``cid``): what it is sent is published to
-    that node, as many frames a message as have queued up."""
+class Outbox:
+    """What this node's tables send the sockets relayed by one other node: published to it
+    together, one message for as many frames (of as many relays) as have queued up, in order
+    for each relay."""
 
-    def __init__(
-        self, user: int | None, name: str | None, cluster: Cluster, node: str, cid: str
-    ) -> None:
-        super().__init__(user, name)
-        self.cluster, self.node, self.cid = cluster, node, cid
-        self.pump = asyncio.create_task(self._pump(), name=f"remote-{cid}")
+    def __init__(self, cluster: Cluster, node: str) -> None:
+        self.cluster, self.node = cluster, node
+        self.queue: asyncio.Queue[tuple[str, str | None]] = asyncio.Queue()
+        self.pump = asyncio.create_task(self._pump(), name=f"outbox-{node}")
+
+    def put(self, cid: str, text: str | None) -> None:
+        """A frame for relay ``cid``; ``None``: the table closed it (the relay asks again)."""
+        self.queue.put_nowait((cid, text))
 
     async def _pump(self) -> None:
         while True:
-            batch = [await self.out.get()]
-            while not self.out.empty():
-                batch.append(self.out.get_nowait())
-            frames = [text for text in batch if text is not None]
+            items = [await self.queue.get()]
+            while not self.queue.empty():
+                items.append(self.queue.get_nowait())
+            batch: dict[str, tuple[list[str], bool]] = {}
+            for cid, text in items:
+                frames, _ = batch.setdefault(cid, ([], False))
+                if text is None:
+                    batch[cid] = (frames, True)
+                else:
+                    frames.append(text)
+            relays = [[cid, frames, closed] for cid, (frames, closed) in batch.items()]
             try:
-                if frames:
-                    await self.cluster.send(self.node, {"to": self.cid, "frames": frames})
-                if len(frames) < len(batch):  # closed by the table: the relay asks again
-                    await self.cluster.send(self.node, {"to": self.cid, "close": True})
-            except (RedisError, OSError) as exc:  # lost: the relay finds the gap and asks again
-                log.warning("frames for relay %s lost: %s", self.cid, exc)
-            if len(frames) < len(batch):
-                return
+                await self.cluster.send(self.node, {"relays": relays})
+            except (RedisError, OSError) as exc:  # lost: the relays find the gap, ask again
+                log.warning("frames for node %s lost: %s", self.node, exc)
+
+    def stop(self) -> None:
+        self.pump.cancel()
+
+
+class RemoteConn(Conn):
+    """A socket relayed by another node (its relay ``cid``): what it is sent goes to that
+    node's :class:`Outbox`."""
+
+    def __init__(self, user: int | None, name: str | None, outbox: Outbox, cid: str) -> None:
+        super().__init__(user, name)
+        self.outbox, self.cid = outbox, cid
+
+    def send(self, text: str) -> None:
+        if not self.closed:
+            self.outbox.put(self.cid, text)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.outbox.put(self.cid, None)
 
 
 class Hosted:
@@ -64,6 +91,7 @@ class Hosted:
         self.cluster = cluster
         self.owned = owned
         self.conns: dict[str, tuple[RemoteConn, TableActor]] = {}
+        self.outboxes: dict[str, Outbox] = {}
 
     async def handle(self, data: dict[str, Any]) -> None:
         """A relay's ``hello``, command or close (``data["k"]``)."""
@@ -80,7 +108,10 @@ class Hosted:
                     hello = HelloData.model_validate(data["d"])
                 except ValidationError:  # checked by the relaying node
                     hello = HelloData(token=None, since=None)
-                conn = RemoteConn(data.get("user"), data.get("name"), self.cluster, node, cid)
+                outbox = self.outboxes.get(node)
+                if outbox is None:
+                    outbox = self.outboxes[node] = Outbox(self.cluster, node)
+                conn = RemoteConn(data.get("user"), data.get("name"), outbox, cid)
                 self.conns[cid] = (conn, table)
                 table.submit(Hello(conn, hello))
                 return
@@ -90,7 +121,7 @@ class Hosted:
             return
         # Not (or no longer) run here: the relay finds the table's owner again.
         self.conns.pop(cid, None)
-        await self.cluster.send(node, {"to": cid, "moved": True})
+        await self.cluster.send(node, {"moved": cid})
 
     def drop(self, table: TableActor) -> None:
         """``table`` left this node: forget its relayed sockets (their relays ask again)."""
@@ -98,3 +129,7 @@ class Hosted:
             if owner is table:
                 del self.conns[cid]
                 conn.close()
+
+    def close(self) -> None:
+        for outbox in self.outboxes.values():
+            outbox.stop()

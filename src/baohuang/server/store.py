@@ -36,6 +36,7 @@ from sqlalchemy import (
     inspect,
     select,
     text,
+    tuple_,
     update,
 )
 from sqlalchemy.engine import Connection, make_url
@@ -212,17 +213,34 @@ class Store:
     def __init__(self, url: str = DEFAULT_DATABASE) -> None:
         self.url = database_url(url)
         self.sqlite = self.url.startswith("sqlite")
+        connect_args = (
+            {"server_settings": POSTGRES_SETTINGS}
+            if make_url(self.url).drivername == "postgresql+asyncpg"
+            else {}
+        )
         self.engine = create_async_engine(
             self.url,
             pool_pre_ping=not self.sqlite,
             json_serializer=_json,
-            connect_args={"server_settings": POSTGRES_SETTINGS}
-            if make_url(self.url).drivername == "postgresql+asyncpg"
-            else {},
+            connect_args=connect_args,
         )
         if self.sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        # The writer's own connection, not pinged before every batch (a round trip each): a
+        # batch that finds it dead is tried again item by item on a new one (_write_loop).
+        self._writer_engine = (
+            None
+            if self.sqlite
+            else create_async_engine(
+                self.url, pool_size=1, json_serializer=_json, connect_args=connect_args
+            )
+        )
+        self._writes = (
+            async_sessionmaker(self._writer_engine, expire_on_commit=False)
+            if self._writer_engine
+            else self.sessions
+        )
         # SQLite writes go to one thread with a plain sqlite3 connection: a whole batch in one
         # hop, where aiosqlite would hop to its thread and back for every statement.
         self._sync: sessionmaker[Session] | None = None
@@ -249,6 +267,8 @@ class Store:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._writer
         await self.engine.dispose()
+        if self._writer_engine is not None:
+            await self._writer_engine.dispose()
         self._thread.shutdown()
         if self._sync_engine is not None:
             self._sync_engine.dispose()
@@ -287,7 +307,7 @@ class Store:
         if self._sync is not None:
             loop = asyncio.get_running_loop()
             return await loop.run_in_executor(self._thread, _in_transaction, self._sync, works)
-        async with self.sessions() as session, session.begin():
+        async with self._writes() as session, session.begin():
             return await session.run_sync(_run, works)
 
     # ------------------------------------------------------------------ reads
@@ -325,11 +345,13 @@ def _in_transaction(sessions: sessionmaker[Session], works: list[Write]) -> list
 
 
 def _run(session: Session, works: list[Write]) -> list[Any]:
-    """Every work of a batch, then its event rows in one ``INSERT``; the works' results."""
+    """The batch's fences checked at once, every work, then its event rows in one ``INSERT``;
+    the works' results."""
+    fences = {work.fence for work in works if isinstance(work, Append) and work.fence}
+    if fences:
+        _check_fences(session, fences)
     results = []
     for work in works:
-        if isinstance(work, Append) and work.fence is not None:
-            _check_fence(session, *work.fence)
         job = work.work if isinstance(work, Append) else work
         results.append(job(session) if job else None)
     rows = [row for work in works if isinstance(work, Append) for row in work.rows]
@@ -338,16 +360,18 @@ def _run(session: Session, works: list[Write]) -> list[Any]:
     return results
 
 
-def _check_fence(session: Session, table_id: str, epoch: int) -> None:
-    """Lock the table's row at ``epoch`` for this transaction, or raise :class:`Fenced`."""
+def _check_fences(session: Session, fences: set[tuple[str, int]]) -> None:
+    """Hold each (table, epoch) row with a shared lock for this transaction (a takeover's
+    raise waits for the commit; no row is rewritten), or raise :class:`Fenced` naming the
+    tables whose epoch is over. One statement for the whole batch."""
     held = session.execute(
-        update(TableRow)
-        .where(TableRow.id == table_id, TableRow.epoch == epoch)
-        .values(epoch=epoch)
-        .returning(TableRow.id)
-    ).first()
-    if held is None:
-        raise Fenced(f"table {table_id}: epoch {epoch} is over")
+        select(TableRow.id, TableRow.epoch)
+        .where(tuple_(TableRow.id, TableRow.epoch).in_(sorted(fences)))
+        .with_for_update(read=True)
+    ).all()
+    lost = fences - {(row[0], row[1]) for row in held}
+    if lost:
+        raise Fenced(", ".join(f"epoch {e} of table {t} is over" for t, e in sorted(lost)))
 
 
 def raise_epoch(table_id: str, token: int) -> Work:
