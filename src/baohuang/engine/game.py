@@ -56,7 +56,7 @@ from .rounds import game_over, going_out, next_holder, next_leader, round_over
 from .rules import Rules
 from .scoring import GameResult, Outcome, escape_scores, outcome, score
 from .state import SEATS, GameState
-from .views import View, build_view
+from .views import TrickEntry, View, build_view
 
 #: The flat lists a clone copies (the rest are immutable values or nested, see clone()).
 _LIST_SLOTS = (
@@ -228,11 +228,12 @@ class Game(RolePhases):
         self.played[TWO] += play.twos
         self.played[SMALL_JOKER] += play.small
         self.played[BIG_JOKER] += play.big
+        self.played_view = None
         cards = [str(c) for c in action.cards]
         self._event(
             "play", {"seat": seat, "play": str(play), "cards": cards, "left": self.sizes[seat]}
         )
-        self.trick.append((seat, " ".join(cards)))
+        self.trick.append(TrickEntry(seat, " ".join(cards)))
         if self.reveal_card in action.cards:
             self._reveal_by_play(seat)
         if self.clear_watch is not None and self.clear_watch != seat:
@@ -284,7 +285,7 @@ class Game(RolePhases):
         """A pass: the next holder acts (R6.2), or the round ends (R6.3, R6.5 接风)."""
         self.passes += 1
         self._event("pass", {"seat": seat})
-        self.trick.append((seat, "pass"))
+        self.trick.append(TrickEntry(seat, "pass"))
         sizes, last = self.sizes, self.last_player
         if round_over(sizes, last, self.passes, self.places):
             leader = next_leader(sizes, last)

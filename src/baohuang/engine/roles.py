@@ -97,6 +97,7 @@ class RolePhases(GameState):
         self.sizes = [sum(c) for c in self.counts]
         self._hand_texts = [None] * SEATS
         self.played = [0] * NUM_RANKS
+        self.played_view = None
         self.c0 = first
         self.dealt.append(
             {"start": start, "first": first, "hands": [self.hand_text(s) for s in range(SEATS)]}
@@ -114,6 +115,7 @@ class RolePhases(GameState):
         self.last_player = -1
         self.passes = 0
         self.trick = []
+        self.lead_view = None
         self.places = []
         self.clear_watch = None
         self.cleared = []
@@ -500,6 +502,7 @@ class RolePhases(GameState):
         self.lead = None
         self.passes = 0
         self.trick = []
+        self.lead_view = None
         self.clear_watch = None
         self.current_seat = leader
         self._event("round", {"leader": leader, "jiefeng": jiefeng})

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from .actions import Action
 from .cards import CARD_TEXT, CARDS, IDS_HIGH_FIRST, Card
@@ -11,6 +11,9 @@ from .events import Event, EventKind, Poll
 from .plays import Play
 from .rules import Rules
 from .scoring import GameResult
+
+if TYPE_CHECKING:
+    from .views import Lead, TrickEntry
 
 Phase = Literal["tribute", "candidate", "call", "poll", "play", "over"]
 SEATS = 5
@@ -44,6 +47,7 @@ class GameState:
         "kicked",
         "last_player",
         "lead",
+        "lead_view",
         "open_guard",
         "open_solo",
         "passes",
@@ -51,6 +55,7 @@ class GameState:
         "pile",
         "places",
         "played",
+        "played_view",
         "poll",
         "poll_queue",
         "poll_yes",
@@ -116,7 +121,11 @@ class GameState:
     lead: Play | None
     last_player: int
     passes: int
-    trick: list[tuple[int, str]]
+    trick: list[TrickEntry]
+    #: The play to beat as views show it, made once per play (views.py): (its entry, Lead).
+    lead_view: tuple[TrickEntry, Lead] | None
+    #: 记牌器 as views show it (rank symbol → cards played), made once per change (views.py).
+    played_view: dict[str, int] | None
     places: list[int]
     #: R6.8 清3: the seat whose last play left a hand that can go out with its 3s in one play,
     #: and the (cleared, clearer) pairs.
@@ -126,7 +135,7 @@ class GameState:
     result: GameResult | None
     _legal: list[Action] | None
     #: Per seat, the hand in notation, kept until the hand changes.
-    _hand_texts: list[list[str] | None]
+    _hand_texts: list[tuple[str, ...] | None]
 
     # ------------------------------------------------------------------ cards
 
@@ -137,15 +146,19 @@ class GameState:
 
     def hand_text(self, seat: int) -> list[str]:
         """:meth:`hand` in notation."""
+        return list(self.hand_tuple(seat))
+
+    def hand_tuple(self, seat: int) -> tuple[str, ...]:
+        """:meth:`hand_text` as a tuple, kept until the hand changes (a view's ``hand``)."""
         cached = self._hand_texts[seat]
         if cached is None:
             row = self.cards[seat]
-            cached = []
+            texts: list[str] = []
             for cid in IDS_HIGH_FIRST:
                 if row[cid]:
-                    cached += [CARD_TEXT[cid]] * row[cid]
-            self._hand_texts[seat] = cached
-        return list(cached)
+                    texts += [CARD_TEXT[cid]] * row[cid]
+            cached = self._hand_texts[seat] = tuple(texts)
+        return cached
 
     def _take(self, seat: int, card: Card) -> None:
         self.cards[seat][card.id] -= 1

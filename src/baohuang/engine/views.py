@@ -58,7 +58,9 @@ class TrickEntry:
         return {"seat": self.seat, "action": self.action}
 
 
-@dataclass(frozen=True, slots=True)
+# Read-only by convention, not frozen: a frozen dataclass sets each of its 28 fields through
+# object.__setattr__, and a view is built at every decision (a tenth of an environment step).
+@dataclass(slots=True)
 class View:
     """Everything one seat may know now (R14); see the module docstring."""
 
@@ -220,17 +222,13 @@ def known_solo(game: Game, seat: int | None) -> Solo | None:
 
 def build_view(game: Game, seat: int | None) -> View:
     """The view of ``game`` for ``seat`` (see the module docstring)."""
-    lead = None
-    if game.lead is not None:
-        cards = next(a for _, a in reversed(game.trick) if a != "pass")
-        lead = Lead(game.last_player, str(game.lead), tuple(cards.split()))
     hand, role, solo, guard, legal = _own(game, seat)
     return View(
         seat=seat,
         phase=game.phase,
         deal=game.deal_no,
         turn=game.current_seat,
-        hand=tuple(hand) if hand is not None else None,
+        hand=hand,
         role=role,
         counts=tuple(game.sizes),
         candidate=game.current_seat if game.phase == "candidate" else None,
@@ -242,9 +240,9 @@ def build_view(game: Game, seat: int | None) -> View:
         called=str(game.called) if game.called else None,
         solo=solo,
         guard=guard,
-        lead=lead,
-        trick=tuple([TrickEntry(s, a) for s, a in game.trick]),
-        played={symbol: n for symbol, n in zip(RANK_SYMBOLS, game.played, strict=True) if n},
+        lead=_lead(game),
+        trick=tuple(game.trick),
+        played=_played(game),
         places=tuple(game.places),
         marked=game.rules.marked,
         poll=game.poll,
@@ -259,12 +257,35 @@ def build_view(game: Game, seat: int | None) -> View:
     )
 
 
+def _played(game: Game) -> dict[str, int]:
+    """记牌器 as a view shows it: made once per play, kept on the game (views share it)."""
+    played = game.played_view
+    if played is None:
+        pairs = zip(RANK_SYMBOLS, game.played, strict=True)
+        played = game.played_view = {symbol: n for symbol, n in pairs if n}
+    return played
+
+
+def _lead(game: Game) -> Lead | None:
+    """The play to beat as a view shows it: made once per play, kept on the game."""
+    play = game.lead
+    if play is None:
+        return None
+    made = next(e for e in reversed(game.trick) if e.action != "pass")
+    cached = game.lead_view
+    if cached is not None and cached[0] is made:
+        return cached[1]
+    lead = Lead(made.seat, str(play), tuple(made.action.split()))
+    game.lead_view = (made, lead)
+    return lead
+
+
 def _own(
     game: Game, seat: int | None
-) -> tuple[list[str] | None, Role | None, Solo | None, int | None, list[str]]:
+) -> tuple[tuple[str, ...] | None, Role | None, Solo | None, int | None, list[str]]:
     """What only ``seat`` may know: its hand, role, the solo and guard as it knows them, and
     its legal actions (on its turn)."""
-    hand = game.hand_text(seat) if seat is not None else None
+    hand = game.hand_tuple(seat) if seat is not None else None
     acting = seat is not None and seat == game.current_seat
     legal = [str(a) for a in game.legal_actions()] if acting else []
     return hand, known_role(game, seat), known_solo(game, seat), known_guard(game, seat), legal
