@@ -16,7 +16,7 @@ settings.load_profile("baohuang")
 
 TESTS = Path(__file__).parent
 #: Each test folder's marker (pyproject.toml registers them): ``-m engine``, ``-m "not e2e"``.
-FOLDERS = ("engine", "bots", "cli", "server", "e2e", "env")
+FOLDERS = ("engine", "bots", "cli", "server", "e2e", "env", "learn")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -20,6 +20,8 @@ SERVER_LIBRARIES = {
     "uvicorn",
     "starlette",
     "alembic",
+    "torch",
+    "numpy",
 }
 
 

@@ -12,7 +12,7 @@ import numpy.typing as npt
 
 from baohuang import Game, Rules
 from baohuang.env import BaohuangEnv, Encoder, PublicHistory, action_table
-from baohuang.env.actions import ActionTable
+from baohuang.features.actions import ActionTable
 from helpers.rulesets import PRESET_NAMES
 
 #: (preset, options) pairs: every preset (R7) and the options of R5, R6.7, R6.8 and R12.

@@ -15,7 +15,7 @@ from baohuang import PASS, Call, Declare, OpenSolo, Play, Rules, Tribute, new_ga
 from baohuang.engine.actions import ACCEPT, DECLINE, SOLO
 from baohuang.engine.cards import CARDS
 from baohuang.env import NUM_ACTIONS, NUM_ACTIONS_TWOS_WILD, action_table, num_actions
-from baohuang.env.actions import FIRST_PLAY
+from baohuang.features.actions import FIRST_PLAY
 
 
 def test_table_sizes_and_fixed_ids() -> None:

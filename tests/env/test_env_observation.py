@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from baohuang import Game, Play, PlayCards, RecordError, Rules, new_game
 from baohuang.engine.cards import NUM_RANKS, RANK_SYMBOLS, deck
 from baohuang.env import HIGH, LAYOUT, SIZE, raw_env
-from baohuang.env.observation import ROTATION, SEAT_COLUMNS
+from baohuang.features.observation import ROTATION, SEAT_COLUMNS
 
 DOCS = Path(__file__).parents[2] / "docs" / "env.md"
 

@@ -18,6 +18,7 @@ from ..engine.rules import Rules
 from ..engine.scoring import GameResult
 from ..engine.views import View
 from .heuristic import HeuristicBot
+from .learned import LearnedBot, QModel, has_shipped_model
 from .search import SearchBot
 
 
@@ -79,10 +80,22 @@ BOTS: dict[str, BotFactory] = {
     "heuristic": lambda rules, seed: HeuristicBot(rules),
     "search": lambda rules, seed: SearchBot(rules, seed),
 }
+if has_shipped_model():  # the learned bot, when a model earned its place (bench/learned.md)
+    BOTS["learned"] = lambda rules, seed: LearnedBot(rules)
+#: ``learned:PATH``: the learned bot with the model at PATH (``baohuang train``'s model.npz).
+MODEL_PREFIX = "learned:"
+
+
+def is_bot(name: str) -> bool:
+    """Whether :func:`make_bot` knows ``name``: a bot of :data:`BOTS`, or ``learned:PATH``."""
+    return name in BOTS or (name.startswith(MODEL_PREFIX) and len(name) > len(MODEL_PREFIX))
 
 
 def make_bot(name: str, rules: Rules, seed: str = "0") -> Bot:
-    """The bot called ``name`` (see :data:`BOTS`) for a game under ``rules``."""
+    """The bot called ``name`` (see :data:`BOTS`, or ``learned:PATH``) for a game under
+    ``rules``."""
+    if name.startswith(MODEL_PREFIX):
+        return LearnedBot(rules, QModel.load(name.removeprefix(MODEL_PREFIX)))
     factory = BOTS.get(name)
     if factory is None:
         raise ValueError(f"unknown bot {name!r}: bots are {', '.join(BOTS)}")

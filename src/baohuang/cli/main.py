@@ -27,7 +27,7 @@ from rich.text import Text
 from typer.core import TyperCommand, TyperGroup
 
 from ..bots.arena import arena_json, assignments, play_deals, summarize
-from ..bots.base import BOTS, Bot, RandomBot, bot_step, make_bot, play_out
+from ..bots.base import BOTS, Bot, RandomBot, bot_step, is_bot, make_bot, play_out
 from ..engine.actions import Action, Escape, parse_action
 from ..engine.errors import IllegalActionError, NotationError, RecordError, RulesError
 from ..engine.events import Event
@@ -41,6 +41,7 @@ from .describe import describe, refresh_markdown, summary
 from .loadtest import loadtest
 from .remotebot import bot_command
 from .server import db, protocol, serve
+from .train import train
 from .terminal import (
     Narrator,
     arena_markdown,
@@ -287,8 +288,8 @@ def _with_word(action: str) -> str:
 
 def _check_bot(name: str, lang: str) -> str:
     """``name`` if it is a bot of the registry; else the error in ``lang``, exit 2."""
-    if name not in BOTS:
-        _fail(t("err.bot", lang, name=name, names=", ".join(BOTS)))
+    if not is_bot(name):
+        _fail(t("err.bot", lang, name=name, names=", ".join([*BOTS, "learned:PATH"])))
     return name
 
 
@@ -631,3 +632,4 @@ app.command("protocol", cls=Command)(protocol)
 app.add_typer(db, name="db")
 app.command("loadtest", cls=Command)(loadtest)
 app.command("bot", cls=Command)(bot_command)
+app.command("train", cls=Command)(train)

@@ -11,12 +11,23 @@
         e.step(action)
 
 Needs the ``rl`` extra (numpy, gymnasium, pettingzoo); the engine itself imports none of them.
+The observation and the action table are :mod:`baohuang.features` (shared with the trainer and
+the learned bot).
 """
 
-from .actions import NUM_ACTIONS, NUM_ACTIONS_TWOS_WILD, ActionTable, action_table, num_actions
+from ..features import (
+    HIGH,
+    LAYOUT,
+    NUM_ACTIONS,
+    NUM_ACTIONS_TWOS_WILD,
+    SIZE,
+    ActionTable,
+    Encoder,
+    PublicHistory,
+    action_table,
+    num_actions,
+)
 from .aec import AGENTS, BaohuangEnv, env, raw_env
-from .history import PublicHistory
-from .observation import HIGH, LAYOUT, SIZE, Encoder
 
 __all__ = [
     "AGENTS",

@@ -23,10 +23,9 @@ from baohuang.engine.match import Match
 from baohuang.engine.rules import Rules
 from baohuang.engine.state import SEATS
 from baohuang.engine.views import View
-
-from .actions import ActionTable, action_table
-from .history import PublicHistory
-from .observation import HIGH, SIZE, Encoder
+from baohuang.features.actions import ActionTable, action_table
+from baohuang.features.history import PublicHistory
+from baohuang.features.observation import HIGH, SIZE, Encoder
 
 Observation = dict[str, npt.NDArray[Any]]
 AGENTS = tuple(f"seat_{seat}" for seat in range(SEATS))

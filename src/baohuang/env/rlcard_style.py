@@ -15,9 +15,9 @@ import numpy as np
 import numpy.typing as npt
 
 from baohuang.engine.state import SEATS
+from baohuang.features.observation import SIZE
 
 from .aec import AGENTS, BaohuangEnv
-from .observation import SIZE
 
 
 class RLCardStyleEnv:

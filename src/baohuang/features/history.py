@@ -12,10 +12,11 @@ from __future__ import annotations
 import struct
 from collections.abc import Sequence
 
-from baohuang.engine.cards import BIG_JOKER, NUM_RANKS, SMALL_JOKER, TWO
+from baohuang.engine.cards import BIG_JOKER, CARDS, NUM_RANKS, RANK_SYMBOLS, SMALL_JOKER, TWO
 from baohuang.engine.events import Event
 from baohuang.engine.plays import Play
 from baohuang.engine.state import SEATS
+from baohuang.engine.views import TrickEntry, View
 
 #: Per-seat facts after the cards played per rank in a :attr:`PublicHistory.rows` row.
 FACTS = ("declines", "rebel", "kick")
@@ -25,6 +26,9 @@ ROW = NUM_RANKS + len(FACTS)
 _ZEROS = [0.0] * ROW
 _ROW = struct.Struct(f"{ROW}f")
 
+#: A card in notation to its rank index, and a rank symbol to its index.
+CARD_RANKS = {str(card): card.rank for card in CARDS}
+RANK_INDEX = {symbol: rank for rank, symbol in enumerate(RANK_SYMBOLS)}
 #: A play's notation to its (rank index, cards) parts, filler 2s under ``2``.
 _PARTS: dict[str, tuple[tuple[int, int], ...]] = {}
 
@@ -104,3 +108,44 @@ class PublicHistory:
                 continue
             self._packed[seat] = None
         self.cursor = len(events)
+
+
+class ViewHistory(PublicHistory):
+    """The public history as one seat follows it from its own views, for a bot (which is
+    shown views, not the event log). Another seat's plays are read from the round's trick at
+    this seat's turns, and none is missed: a round comes back to every seat still holding
+    cards before it ends (R6.2, R6.3), so after this seat's last turn in a round only passes
+    follow. Its own plays are what 记牌器 counts beyond the others'. Declines, 造反 and 踢 are
+    not seen this way: those columns stay 0."""
+
+    __slots__ = ("_deal", "_seq", "_trick")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._deal, self._seq = -1, -1
+        self._trick: tuple[TrickEntry, ...] = ()
+
+    def see(self, view: View) -> None:
+        """Read the plays ``view`` shows that were not seen yet."""
+        me = view.seat
+        assert me is not None, "a history is followed by a seat"
+        if view.deal != self._deal or view.seq < self._seq:  # another deal, or game
+            self._clear()
+            self._trick = ()
+        self._deal, self._seq = view.deal, view.seq
+        trick, old = view.trick, self._trick
+        new = trick[len(old) :] if trick[: len(old)] == old else trick
+        for entry in new:
+            if entry.action != "pass" and entry.seat != me:
+                row = self.rows[entry.seat]
+                for text in entry.action.split():
+                    row[CARD_RANKS[text]] += 1
+                self._packed[entry.seat] = None
+        self._trick = trick
+        own = [0.0] * NUM_RANKS
+        for symbol, n in view.played.items():
+            rank = RANK_INDEX[symbol]
+            own[rank] = max(0.0, n - sum(row[rank] for s, row in enumerate(self.rows) if s != me))
+        if own != self.rows[me][:NUM_RANKS]:
+            self.rows[me][:NUM_RANKS] = own
+            self._packed[me] = None

@@ -1,7 +1,7 @@
 """The observation: a float32 vector built from one seat's view and the public history (R14).
 
 :func:`encode` reads a :class:`~baohuang.engine.views.View` (what the seat may know now) and a
-:class:`~baohuang.env.history.PublicHistory` (what everyone saw happen) and nothing else, so
+:class:`~baohuang.features.history.PublicHistory` (what everyone saw happen) and nothing else, so
 hidden cards of other seats cannot reach it. Seats are **relative**: row ``k`` of a per-seat
 block is the seat ``k`` places after the observer in play order (0 itself, 1 its 下家, 4 its
 上家). Counts are raw (not scaled); :data:`HIGH` bounds each element. :data:`LAYOUT` is the

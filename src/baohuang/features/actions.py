@@ -48,7 +48,15 @@ from baohuang.engine.actions import (
     OpenSolo,
     Tribute,
 )
-from baohuang.engine.cards import CARDS, NUM_SUITED_RANKS, TWO
+from baohuang.engine.cards import (
+    BIG_JOKER,
+    CARDS,
+    NUM_CARD_IDS,
+    NUM_RANKS,
+    NUM_SUITED_RANKS,
+    SMALL_JOKER,
+    TWO,
+)
 from baohuang.engine.plays import MAX_JOKERS, MAX_RANK_COUNT, Play
 
 #: R8.4: the cards whose triple may be called (and whose four copies make a 明独): suited, not 2.
@@ -138,3 +146,57 @@ def action_table(twos_wild: bool = False) -> ActionTable:
 def num_actions(twos_wild: bool = False) -> int:
     """The size of the action space: :data:`NUM_ACTIONS`, or :data:`NUM_ACTIONS_TWOS_WILD`."""
     return NUM_ACTIONS_TWOS_WILD if twos_wild else NUM_ACTIONS
+
+
+#: The kinds of action, in order: the kind one-hot of :func:`action_features`.
+KINDS = (
+    "pass",
+    "accept",
+    "decline",
+    "transfer",
+    "show",
+    "rebel",
+    "kick",
+    "grab",
+    "solo",
+    "solo_card",
+    "call",
+    "tribute",
+    "play",
+)
+_BARE = dict(
+    zip((PASS, ACCEPT, DECLINE, TRANSFER, SHOW, REBEL, KICK, GRAB, SOLO), KINDS[:9], strict=True)
+)
+#: An action's features: its cards per rank (scaled by 16, filler 2s under ``2``, jokers
+#: under ``B`` ``R``), its size (scaled by 16), its kind one-hot, the card it names one-hot.
+ACTION_FEATURES = NUM_RANKS + 1 + len(KINDS) + NUM_CARD_IDS
+_KIND_AT = NUM_RANKS + 1
+_CARD_AT = _KIND_AT + len(KINDS)
+
+
+@cache
+def action_features(twos_wild: bool = False) -> npt.NDArray[np.float32]:
+    """One row of :data:`ACTION_FEATURES` per id of :func:`action_table` (built once each),
+    read-only: the candidate actions a learned Q-function scores."""
+    table = action_table(twos_wild)
+    out = np.zeros((len(table), ACTION_FEATURES), np.float32)
+    for i, action in enumerate(table.actions):
+        row = out[i]
+        if isinstance(action, Play):
+            parts = ((action.rank, action.count), (TWO, action.twos))
+            for rank, n in (*parts, (SMALL_JOKER, action.small), (BIG_JOKER, action.big)):
+                if n and rank >= 0:
+                    row[rank] += n / MAX_RANK_COUNT
+            row[NUM_RANKS] = action.size / MAX_RANK_COUNT
+            kind = "play"
+        elif isinstance(action, Call | Tribute):
+            row[_CARD_AT + action.card.id] = 1.0
+            kind = "call" if isinstance(action, Call) else "tribute"
+        elif isinstance(action, OpenSolo) and action.card is not None:
+            row[_CARD_AT + action.card.id] = 1.0
+            kind = "solo_card"
+        else:
+            kind = _BARE[action]
+        row[_KIND_AT + KINDS.index(kind)] = 1.0
+    out.setflags(write=False)
+    return out

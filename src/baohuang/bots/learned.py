@@ -1,0 +1,126 @@
+"""The learned bot (学习型): a Q-function trained by self-play (``baohuang train``, deep
+Monte-Carlo as in DouZero) scores each legal action from the seat's observation; the bot plays
+the best. Inference is numpy only (the ``rl`` extra): the trainer exports its network as an
+``.npz`` of plain weights, and nothing is downloaded at run time.
+
+The observation is :mod:`baohuang.features`' (the seat's view, R14, and the plays it has seen:
+:class:`~baohuang.features.history.ViewHistory`), each action is its row of
+:func:`~baohuang.features.actions.action_features`. The network: the observation scaled by its
+bounds, concatenated with the action's features, through fully connected ReLU layers to one
+value (the points the seat expects, R10, divided by :data:`POINTS_SCALE`).
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..engine.actions import Action
+from ..engine.rules import Rules
+from ..engine.views import View
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+#: Returns are points (R10) divided by this, so that most targets lie in [-1, 1].
+POINTS_SCALE = 8.0
+#: The model shipped in the package, if one earned its place (bench/learned.md).
+SHIPPED = "learned.npz"
+
+
+class QModel:
+    """The Q-network's weights as numpy arrays: ``scale`` (the observation's bounds, inverted)
+    and layers ``w0, b0, w1, b1, …`` (``x @ w + b``, ReLU between, one output)."""
+
+    def __init__(self, scale: npt.NDArray[np.float32], layers: list[tuple[Any, Any]]) -> None:
+        import numpy as np
+
+        self.scale = scale.astype(np.float32)
+        self.layers = [(w.astype(np.float32), b.astype(np.float32)) for w, b in layers]
+        first, _ = self.layers[0]
+        #: The first layer split in two: the observation's part is computed once per decision.
+        self.obs_part, self.act_part = first[: len(scale)], first[len(scale) :]
+
+    @staticmethod
+    def load(path: str | Path) -> QModel:
+        """A model saved by :meth:`save` (or exported by the trainer)."""
+        import numpy as np
+
+        with np.load(path) as data:
+            count = sum(1 for key in data.files if key.startswith("w"))
+            layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(count)]
+            return QModel(data["scale"], layers)
+
+    def save(self, path: str | Path) -> None:
+        import numpy as np
+
+        arrays: dict[str, Any] = {"scale": self.scale}
+        for i, (w, b) in enumerate(self.layers):
+            arrays[f"w{i}"], arrays[f"b{i}"] = w, b
+        np.savez_compressed(path, allow_pickle=False, **arrays)
+
+    def values(
+        self, observation: npt.NDArray[np.float32], actions: npt.NDArray[np.float32]
+    ) -> npt.NDArray[np.float32]:
+        """The value of each row of ``actions`` (``K × features``) after ``observation``."""
+        import numpy as np
+
+        b0 = self.layers[0][1]
+        hidden = (observation * self.scale) @ self.obs_part + actions @ self.act_part + b0
+        x = np.maximum(hidden, 0.0)
+        for w, b in self.layers[1:-1]:
+            x = np.maximum(x @ w + b, 0.0)
+        w, b = self.layers[-1]
+        out: npt.NDArray[np.float32] = (x @ w + b)[:, 0]
+        return out
+
+
+def _shipped() -> Any:
+    return resources.files("baohuang.bots").joinpath("models", SHIPPED)
+
+
+def has_shipped_model() -> bool:
+    """Whether a model ships with the package (then ``learned`` is a bot level)."""
+    return bool(_shipped().is_file())
+
+
+def shipped_model() -> QModel:
+    """The model that ships with the package; a clear error when there is none."""
+    found = _shipped()
+    if not found.is_file():
+        raise ValueError(
+            "no learned model ships with this version: train one with `baohuang train` and "
+            "name it as learned:PATH/model.npz"
+        )
+    with resources.as_file(found) as path:
+        return QModel.load(path)
+
+
+class LearnedBot:
+    """Plays the action the Q-model values most (see the module docstring)."""
+
+    def __init__(self, rules: Rules, model: QModel | None = None) -> None:
+        from ..features.actions import action_features, action_table
+        from ..features.history import ViewHistory
+        from ..features.observation import Encoder
+
+        self.model = model or shipped_model()
+        self.table = action_table(rules.twos_wild)
+        self.features = action_features(rules.twos_wild)
+        self.encoder = Encoder(rules)
+        self.history = ViewHistory()
+
+    def choose(self, view: View, legal: list[Action]) -> Action:
+        self.history.see(view)
+        if len(legal) == 1:
+            return legal[0]
+        values = self.values(view, legal)
+        return legal[int(values.argmax())]
+
+    def values(self, view: View, legal: list[Action]) -> npt.NDArray[np.float32]:
+        """The model's value of each legal action (the history already read ``view``)."""
+        ids = [self.table.ids[str(action)] for action in legal]
+        observation = self.encoder.encode(view, self.history)
+        return self.model.values(observation, self.features[ids])

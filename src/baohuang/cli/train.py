@@ -1,0 +1,112 @@
+"""``baohuang train``: deep Monte-Carlo training of the learned bot (see baohuang.learn). PyTorch
+is imported only when it runs (the ``learn`` extra)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from ..engine.errors import RulesError
+from ..engine.rules import Rules
+
+
+def train(
+    out: Annotated[Path, typer.Option(help="输出目录 folder for the checkpoint, model and log")],
+    preset: Annotated[str, typer.Option(help="规则预设 rule preset")] = "classic",
+    minutes: Annotated[
+        float, typer.Option(help="训练分钟数 minutes of training (more, when resumed)", min=0.05)
+    ] = 30.0,
+    actors: Annotated[
+        int, typer.Option(help="自我对弈进程 self-play processes (0: the learner plays)", min=0)
+    ] = 1,
+    device: Annotated[str, typer.Option(help="设备 auto | cpu | cuda (the learner)")] = "auto",
+    eval_minutes: Annotated[
+        float, typer.Option(help="每隔几分钟对启发式评估 minutes between evaluations")
+    ] = 5.0,
+    eval_deals: Annotated[
+        int, typer.Option(help="每次评估的复式牌局 duplicate deals per evaluation", min=2)
+    ] = 20,
+    teacher_minutes: Annotated[
+        float,
+        typer.Option(help="教师（启发式）逐渐退出的分钟数 minutes over which the teacher fades"),
+    ] = 30.0,
+    seed: Annotated[int, typer.Option(help="种子 seed")] = 0,
+) -> None:
+    """训练学习型机器人（深度蒙特卡洛自我对弈）。 Train the learned bot by deep Monte-Carlo
+    self-play; resumes from OUT/checkpoint.pt when there is one."""
+    if importlib.util.find_spec("torch") is None:
+        typer.echo(
+            "训练需要 PyTorch：pip install 'baohuang[learn]'  "
+            "Training needs PyTorch: pip install 'baohuang[learn]'",
+            err=True,
+        )
+        raise typer.Exit(2)
+    try:
+        Rules.preset(preset)
+    except RulesError as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(2) from None
+    from ..learn.dmc import CHECKPOINT, CURVE, LOG, MODEL, Config, Trainer
+
+    config = Config(
+        preset=preset,
+        actors=actors,
+        eval_minutes=eval_minutes,
+        eval_deals=eval_deals,
+        anneal_minutes=teacher_minutes,
+        seed=seed,
+    )
+    trainer = Trainer(out, config, device)
+    console = Console()
+    if trainer.resumed:
+        c = trainer.counters
+        console.print(
+            f"resuming {out / CHECKPOINT}: {c.seconds / 60:.1f} min, {c.games:,} games, "
+            f"{c.updates:,} updates (its own settings: {trainer.config.preset})"
+        )
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        TextColumn("{task.fields[status]}"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console) as progress:
+        task = progress.add_task("训练 train", total=minutes * 60, status="starting")
+        start = trainer.counters.seconds
+
+        def show(counters: Any, row: dict[str, Any]) -> None:
+            loss = "-" if row["loss"] is None else f"{row['loss']:.4f}"
+            status = f"{counters.games:,} games · {counters.updates:,} updates · loss {loss}"
+            if "eval_mean" in row:
+                status += f" · vs heuristic {row['eval_mean']:+.2f}"
+            progress.update(task, completed=counters.seconds - start, status=status)
+
+        trainer.run(minutes, show)
+    console.print(summary(trainer.log))
+    console.print(f"{out / MODEL}, {out / LOG}, {out / CURVE}; play it: --bots learned:{out / MODEL}")
+
+
+def summary(log: list[dict[str, Any]]) -> Table:
+    """The evaluations so far: minutes, games, loss, points against the heuristic."""
+    table = Table(title="learned vs heuristic (duplicate deals, points/game, 95% CI)")
+    for column in ("minutes", "games", "loss", "deals", "learned", "95% CI"):
+        table.add_column(column, justify="right")
+    for row in log:
+        if "eval_mean" not in row:
+            continue
+        loss = "-" if row["loss"] is None else f"{row['loss']:.4f}"
+        table.add_row(
+            f"{row['seconds'] / 60:.1f}",
+            f"{row['games']:,}",
+            loss,
+            str(row["eval_deals"]),
+            f"{row['eval_mean']:+.3f}",
+            f"[{row['eval_low']:+.2f}, {row['eval_high']:+.2f}]",
+        )
+    return table

@@ -1,0 +1,334 @@
+"""Deep Monte-Carlo training (DMC, as in DouZero): self-play actors, one learner.
+
+Actors (processes, or none: the learner plays its own games) play games with the current
+network (:mod:`.selfplay`) and send their samples; the learner keeps the latest
+:attr:`Config.buffer` in a ring, fits Q(observation, action) to the returns by mean squared
+error with Adam, and copies its weights to the actors' shared copy every
+:attr:`Config.sync` updates. Every :attr:`Config.eval_minutes` it exports the network for the
+learned bot and plays :attr:`Config.eval_deals` duplicate deals against the heuristic.
+
+Everything lands in the output folder: ``checkpoint.pt`` (network, optimizer, counters, log:
+a later run with the same folder resumes), ``model.npz`` (the bot's weights),
+``log.csv`` and ``curve.png`` (the learning curve). The learner runs on a GPU when one is there
+(``device="auto"``), the actors on CPU cores.
+"""
+
+from __future__ import annotations
+
+import csv
+import queue
+import random
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+import torch.multiprocessing as mp
+
+from ..bots.arena import play_deals, summarize
+from ..engine.rules import Rules
+from ..features.actions import ACTION_FEATURES
+from ..features.observation import SIZE
+from .curve import plot_curve
+from .network import HIDDEN, QNet
+from .selfplay import Samples, play_game
+
+CHECKPOINT, MODEL, LOG, CURVE = "checkpoint.pt", "model.npz", "log.csv", "curve.png"
+
+
+@dataclass
+class Config:
+    """A training run's settings (kept in the checkpoint; a resumed run keeps its own)."""
+
+    preset: str = "classic"
+    options: dict[str, Any] = field(default_factory=dict)
+    hidden: tuple[int, ...] = HIDDEN
+    #: Actor processes (0: the learner plays its own games between updates).
+    actors: int = 1
+    batch: int = 512
+    lr: float = 3e-4
+    #: The samples kept for training, newest first out last.
+    buffer: int = 200_000
+    #: Updates per sample on average (each sample is drawn about this many times).
+    replay: float = 4.0
+    #: ε of the student's ε-greedy choice.
+    epsilon: float = 0.05
+    #: The chance that a seat is played by the teacher, from the first to the last of
+    #: ``anneal_minutes`` of training (then it stays at the last).
+    teacher: tuple[float, float] = (1.0, 0.25)
+    anneal_minutes: float = 30.0
+    #: Updates between copies of the learner's weights to the actors.
+    sync: int = 50
+    eval_minutes: float = 5.0
+    #: Duplicate deals per evaluation (at least 2: an interval needs two).
+    eval_deals: int = 20
+    seed: int = 0
+
+    def rules(self) -> Rules:
+        return Rules.preset(self.preset, **self.options)
+
+    def teacher_at(self, seconds: float) -> float:
+        first, last = self.teacher
+        done = min(1.0, seconds / 60 / self.anneal_minutes) if self.anneal_minutes else 1.0
+        return first + (last - first) * done
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> Config:
+        known = {f.name for f in fields(Config)}
+        values = {k: v for k, v in data.items() if k in known}
+        for name in ("hidden", "teacher"):
+            if name in values:
+                values[name] = tuple(values[name])
+        return Config(**values)
+
+
+@dataclass
+class Counters:
+    seconds: float = 0.0
+    games: int = 0
+    samples: int = 0
+    updates: int = 0
+
+
+#: What a progress display is told after each logged interval.
+Progress = Callable[[Counters, dict[str, Any]], None]
+
+
+class Buffer:
+    """The latest ``capacity`` samples, in a ring."""
+
+    def __init__(self, capacity: int) -> None:
+        self.obs = np.zeros((capacity, SIZE), np.float32)
+        self.act = np.zeros((capacity, ACTION_FEATURES), np.float32)
+        self.ret = np.zeros(capacity, np.float32)
+        self.capacity, self.size, self.next = capacity, 0, 0
+
+    def add(self, samples: Samples) -> None:
+        for start in range(0, len(samples), self.capacity):
+            part = slice(start, start + self.capacity)
+            obs, act, ret = samples.observations[part], samples.actions[part], samples.returns[part]
+            n = len(ret)
+            at = (self.next + np.arange(n)) % self.capacity
+            self.obs[at], self.act[at], self.ret[at] = obs, act, ret
+            self.next = (self.next + n) % self.capacity
+            self.size = min(self.capacity, self.size + n)
+
+    def sample(self, n: int, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+        at = rng.integers(0, self.size, n)
+        return self.obs[at], self.act[at], self.ret[at]
+
+
+def actor(
+    rules_data: dict[str, Any],
+    shared: QNet,
+    out: Any,
+    stop: Any,
+    teacher: Any,
+    epsilon: float,
+    seed: int,
+) -> None:
+    """An actor process: games with the shared network until ``stop`` is set."""
+    torch.set_num_threads(1)
+    rules, rng = Rules.from_dict(rules_data), random.Random(seed)
+    while not stop.is_set():
+        samples, _, _ = play_game(rules, shared.values, rng, teacher.value, epsilon)
+        while not stop.is_set():
+            try:
+                out.put(samples, timeout=0.5)
+                break
+            except queue.Full:
+                continue
+
+
+class Trainer:
+    """One training run into ``folder`` (see the module docstring); :meth:`run` trains."""
+
+    def __init__(self, folder: Path, config: Config | None = None, device: str = "auto") -> None:
+        self.folder = folder
+        self.device = torch.device(
+            ("cuda" if torch.cuda.is_available() else "cpu") if device == "auto" else device
+        )
+        self.counters = Counters()
+        self.log: list[dict[str, Any]] = []
+        saved = folder / CHECKPOINT
+        state = torch.load(saved, weights_only=False) if saved.exists() else None
+        self.config = Config.from_dict(state["config"]) if state else (config or Config())
+        self.rules = self.config.rules()
+        torch.manual_seed(self.config.seed)
+        self.net = QNet(self.config.hidden).to(self.device)
+        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=self.config.lr)
+        if state:
+            self.net.load_state_dict(state["model"])
+            self.optimizer.load_state_dict(state["optimizer"])
+            self.counters = Counters(**state["counters"])
+            self.log = state["log"]
+        self.buffer = Buffer(self.config.buffer)
+        self.rng = np.random.default_rng(self.config.seed + self.counters.updates)
+        self.losses: list[float] = []
+
+    @property
+    def resumed(self) -> bool:
+        return self.counters.updates > 0
+
+    # ------------------------------------------------------------------ the loop
+
+    def run(self, minutes: float, progress: Progress | None = None) -> Counters:
+        """Train for ``minutes`` more of wall time; the counters after it."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        torch.set_num_threads(1 if self.config.actors else 2)
+        config, counters = self.config, self.counters
+        shared = QNet(config.hidden)
+        shared.load_state_dict(self.net.state_dict())
+        shared.share_memory()
+        context = mp.get_context("spawn")
+        samples_in = context.Queue(maxsize=64)
+        stop, teacher = context.Event(), context.Value("d", config.teacher_at(counters.seconds))
+        actors = [
+            context.Process(
+                target=actor,
+                args=(
+                    self.rules.to_dict(),
+                    shared,
+                    samples_in,
+                    stop,
+                    teacher,
+                    config.epsilon,
+                    config.seed * 1000 + counters.games + n,
+                ),
+                daemon=True,
+            )
+            for n in range(config.actors)
+        ]
+        for process in actors:
+            process.start()
+        local_rng = random.Random(config.seed * 7919 + counters.games)
+        started = time.monotonic() - counters.seconds
+        deadline = time.monotonic() + minutes * 60
+        next_eval = time.monotonic() + config.eval_minutes * 60
+        next_log = time.monotonic() + 5.0
+        credit = 0.0  # updates the new samples allow (Config.replay)
+        try:
+            while time.monotonic() < deadline:
+                if actors:
+                    got = self._drain(samples_in)
+                else:  # no actors: a game of our own between updates
+                    teaching = config.teacher_at(counters.seconds)
+                    game = play_game(
+                        self.rules, self.net.values, local_rng, teaching, config.epsilon
+                    )
+                    got = [game[0]]
+                for samples in got:
+                    self.buffer.add(samples)
+                    counters.samples += len(samples)
+                    counters.games += 1
+                    credit += len(samples) * config.replay / config.batch
+                while credit >= 1 and self.buffer.size >= config.batch:
+                    self._update()
+                    credit -= 1
+                    if counters.updates % config.sync == 0:
+                        shared.load_state_dict(self.net.state_dict())
+                counters.seconds = time.monotonic() - started
+                teacher.value = config.teacher_at(counters.seconds)
+                if time.monotonic() >= next_log:
+                    self._note(progress)
+                    next_log = time.monotonic() + 5.0
+                if time.monotonic() >= next_eval:
+                    self._note(progress, evaluate=True)
+                    next_eval = time.monotonic() + config.eval_minutes * 60
+                if not got:
+                    time.sleep(0.01)
+        finally:
+            stop.set()
+            for process in actors:
+                process.join(10)
+                if process.is_alive():
+                    process.kill()
+        self._note(progress, evaluate=True)
+        return counters
+
+    def _drain(self, samples_in: Any) -> list[Samples]:
+        got = []
+        while True:
+            try:
+                got.append(samples_in.get_nowait())
+            except queue.Empty:
+                return got
+
+    def _update(self) -> None:
+        obs, act, ret = self.buffer.sample(self.config.batch, self.rng)
+        device = self.device
+        predicted = self.net(torch.from_numpy(obs).to(device), torch.from_numpy(act).to(device))
+        loss = torch.nn.functional.mse_loss(predicted, torch.from_numpy(ret).to(device))
+        self.optimizer.zero_grad()
+        loss.backward()  # type: ignore[no-untyped-call]
+        torch.nn.utils.clip_grad_norm_(self.net.parameters(), 10.0)
+        self.optimizer.step()
+        self.losses.append(float(loss.detach()))
+        self.counters.updates += 1
+
+    # ------------------------------------------------------------------ notes, evaluation
+
+    def _note(self, progress: Progress | None, evaluate: bool = False) -> None:
+        """Log the loss since the last note (and an evaluation); save everything."""
+        c = self.counters
+        row: dict[str, Any] = {
+            "seconds": round(c.seconds, 1),
+            "games": c.games,
+            "samples": c.samples,
+            "updates": c.updates,
+            "loss": float(np.mean(self.losses)) if self.losses else None,
+            "teacher": round(self.config.teacher_at(c.seconds), 3),
+        }
+        self.losses = []
+        self.export()
+        if evaluate:
+            row |= self.evaluate(self.config.eval_deals)
+        self.log.append(row)
+        self.save()
+        if evaluate:
+            plot_curve(self.log, self.folder / CURVE, self.rules.name)
+        if progress is not None:
+            progress(c, row)
+
+    def evaluate(self, deals: int) -> dict[str, Any]:
+        """The exported model against the heuristic over ``deals`` duplicate deals: its mean
+        points per game with a 95% interval."""
+        names = [f"learned:{self.folder / MODEL}", "heuristic"]
+        seed = f"eval/{self.counters.updates}"
+        records = list(play_deals(self.rules, names, deals, seed))
+        learned, heuristic = summarize(names, records)
+        return {
+            "eval_deals": deals,
+            "eval_mean": round(learned.mean, 3),
+            "eval_low": round(learned.ci_low, 3),
+            "eval_high": round(learned.ci_high, 3),
+            "eval_heuristic": round(heuristic.mean, 3),
+        }
+
+    def export(self) -> None:
+        self.net.to_model().save(self.folder / MODEL)
+
+    def save(self) -> None:
+        state = {
+            "config": asdict(self.config),
+            "model": self.net.state_dict(),
+            "optimizer": self.optimizer.state_dict(),
+            "counters": asdict(self.counters),
+            "log": self.log,
+        }
+        torch.save(state, self.folder / CHECKPOINT)
+        columns = sorted({key for row in self.log for key in row}, key=_column_order)
+        with (self.folder / LOG).open("w", newline="") as out:
+            writer = csv.DictWriter(out, columns)
+            writer.writeheader()
+            writer.writerows(self.log)
+
+
+_ORDER = ("seconds", "games", "samples", "updates", "loss", "teacher")
+
+
+def _column_order(name: str) -> tuple[int, str]:
+    return (_ORDER.index(name) if name in _ORDER else len(_ORDER), name)

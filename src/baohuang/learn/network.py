@@ -1,0 +1,61 @@
+"""The Q-network in PyTorch, the twin of :class:`~baohuang.bots.learned.QModel` (numpy): the
+observation scaled by its bounds, concatenated with an action's features, through fully
+connected ReLU layers to one value. :meth:`QNet.to_model` exports the weights for the bot."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+import numpy as np
+import torch
+from torch import nn
+
+from ..bots.learned import QModel
+from ..features.actions import ACTION_FEATURES
+from ..features.observation import HIGH, SIZE
+
+#: The hidden layers' widths by default.
+HIDDEN = (512, 256, 128)
+
+
+def observation_scale() -> np.ndarray:
+    """What an observation is multiplied by: the inverse of each element's bound."""
+    return (1.0 / np.maximum(HIGH, 1.0)).astype(np.float32)
+
+
+class QNet(nn.Module):
+    """Q(observation, action) (see the module docstring)."""
+
+    def __init__(self, hidden: tuple[int, ...] = HIDDEN) -> None:
+        super().__init__()
+        self.hidden = tuple(hidden)
+        self.scale: torch.Tensor
+        self.register_buffer("scale", torch.from_numpy(observation_scale()))
+        dims = [SIZE + ACTION_FEATURES, *self.hidden, 1]
+        self.layers = nn.ModuleList(nn.Linear(a, b) for a, b in pairwise(dims))
+
+    def forward(self, observations: torch.Tensor, actions: torch.Tensor) -> torch.Tensor:
+        """Values of a batch: ``observations`` (B × SIZE) with ``actions`` (B × features)."""
+        x = torch.cat([observations * self.scale, actions], dim=1)
+        for layer in self.layers[:-1]:
+            x = torch.relu(layer(x))
+        out: torch.Tensor = self.layers[-1](x).squeeze(1)
+        return out
+
+    @torch.no_grad()
+    def values(self, observation: np.ndarray, actions: np.ndarray) -> np.ndarray:
+        """The value of each of ``actions`` (K × features) after one ``observation``."""
+        obs = torch.from_numpy(observation).unsqueeze(0).expand(len(actions), -1)
+        out: np.ndarray = self(obs, torch.from_numpy(actions)).numpy()
+        return out
+
+    def to_model(self) -> QModel:
+        """The numpy model the learned bot plays with."""
+        layers = [
+            (linear.weight.detach().cpu().numpy().T, linear.bias.detach().cpu().numpy())
+            for linear in self.linears()
+        ]
+        return QModel(self.scale.cpu().numpy(), layers)
+
+    def linears(self) -> list[nn.Linear]:
+        return [layer for layer in self.layers if isinstance(layer, nn.Linear)]

@@ -1,0 +1,97 @@
+"""The trainer (deep Monte-Carlo self-play) and the learned bot: a short run trains (the loss
+falls), writes its checkpoint, model, log and curve, resumes from its checkpoint; the numpy
+model plays as the PyTorch network values; the learned bot plays legal moves in every preset;
+``baohuang train`` and ``baohuang arena --bots learned:PATH`` run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from typer.testing import CliRunner
+
+from baohuang.bots.base import is_bot, make_bot, play_out
+from baohuang.bots.learned import QModel
+from baohuang.cli import app
+from baohuang.engine.game import new_game
+from baohuang.features.actions import ACTION_FEATURES
+from baohuang.features.observation import SIZE
+from baohuang.learn import Config, Trainer
+from baohuang.learn.dmc import CHECKPOINT, CURVE, LOG, MODEL
+from baohuang.learn.network import QNet
+from helpers.rulesets import PRESET_NAMES, PRESETS
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory: pytest.TempPathFactory) -> Trainer:
+    """Twenty seconds of training, the learner playing its own games (no actor processes)."""
+    folder = tmp_path_factory.mktemp("run")
+    trainer = Trainer(folder, Config(actors=0, batch=256, eval_minutes=100, eval_deals=2))
+    trainer.run(20 / 60)
+    return trainer
+
+
+def test_a_short_run_trains_and_the_loss_falls(trained: Trainer) -> None:
+    losses = [row["loss"] for row in trained.log if row["loss"] is not None]
+    assert len(losses) >= 3
+    assert losses[-1] < 0.8 * losses[0], losses
+    assert trained.counters.updates > 100 and trained.counters.games > 50
+    for name in (CHECKPOINT, MODEL, LOG, CURVE):
+        assert (trained.folder / name).stat().st_size > 0
+    assert "eval_mean" in trained.log[-1]  # the last note evaluates against the heuristic
+
+
+def test_a_run_resumes_from_its_checkpoint(trained: Trainer) -> None:
+    before = trained.counters
+    again = Trainer(trained.folder)
+    assert again.resumed and again.counters == before and again.log == trained.log
+    for name, tensor in trained.net.state_dict().items():
+        assert torch.equal(again.net.state_dict()[name], tensor), name
+    again.run(5 / 60)
+    assert again.counters.updates > before.updates and len(again.log) > len(trained.log)
+
+
+def test_the_numpy_model_values_as_the_network_does(tmp_path: Path) -> None:
+    net = QNet((32, 16))
+    rng = np.random.default_rng(0)
+    observation = rng.random(SIZE, dtype=np.float32) * 10
+    actions = rng.random((7, ACTION_FEATURES), dtype=np.float32)
+    model = net.to_model()
+    model.save(tmp_path / "m.npz")
+    loaded = QModel.load(tmp_path / "m.npz")
+    expected = net.values(observation, actions)
+    assert np.allclose(model.values(observation, actions), expected, atol=1e-5)
+    assert np.allclose(loaded.values(observation, actions), expected, atol=1e-5)
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_the_learned_bot_plays_legal_moves_in_every_preset(trained: Trainer, name: str) -> None:
+    rules = PRESETS[name]
+    path = f"learned:{trained.folder / MODEL}"
+    assert is_bot(path)
+    for deal in range(2):
+        bots = [make_bot(path, rules) for _ in range(5)]
+        result = play_out(new_game(rules, f"learned/{deal}"), bots)  # apply() checks legality
+        assert sorted(result.places) == list(range(5)) and sum(result.scores) == 0
+
+
+def test_train_and_arena_commands(tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = tmp_path / "cli-run"
+    args = ["train", "--out", str(out), "--minutes", "0.1", "--actors", "0", "--eval-deals", "2"]
+    done = runner.invoke(app, args)
+    assert done.exit_code == 0, done.output
+    assert (out / MODEL).exists() and "learned vs heuristic" in done.output
+    report = tmp_path / "arena.json"
+    bots = f"learned:{out / MODEL},heuristic"
+    args = ["arena", "--bots", bots, "--games", "2", "--json", str(report), "--lang", "en"]
+    done = runner.invoke(app, args)
+    assert done.exit_code == 0, done.output
+    assert json.loads(report.read_text())["games_played"] == 20
+    done = runner.invoke(app, ["arena", "--bots", "learned:,heuristic", "--games", "1"])
+    assert done.exit_code != 0
