@@ -41,7 +41,6 @@ from .describe import describe, refresh_markdown, summary
 from .loadtest import loadtest
 from .remotebot import bot_command
 from .server import db, protocol, serve
-from .train import train
 from .terminal import (
     Narrator,
     arena_markdown,
@@ -55,6 +54,7 @@ from .terminal import (
     status,
     totals_table,
 )
+from .train import train
 
 
 def _flags_untyped(params: list[Any]) -> list[Any]:

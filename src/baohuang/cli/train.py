@@ -89,7 +89,8 @@ def train(
 
         trainer.run(minutes, show)
     console.print(summary(trainer.log))
-    console.print(f"{out / MODEL}, {out / LOG}, {out / CURVE}; play it: --bots learned:{out / MODEL}")
+    files = f"{out / MODEL}, {out / LOG}, {out / CURVE}"
+    console.print(f"{files}; play it: baohuang arena --bots learned:{out / MODEL},heuristic")
 
 
 def summary(log: list[dict[str, Any]]) -> Table:
