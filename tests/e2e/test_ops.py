@@ -402,7 +402,8 @@ def test_extras_hold_what_only_some_users_need() -> None:
     assert names(extras["rl"]) == {"pettingzoo", "gymnasium", "numpy"}
     assert not core & {"numpy", "pettingzoo", "torch"}
     assert names(extras["learn"]) == {"baohuang", "torch", "matplotlib"}
-    assert "baohuang[postgres,load,rl,learn]" in extras["dev"]
+    assert names(extras["ray"]) == {"ray"}
+    assert "baohuang[postgres,load,rl,learn,ray]" in extras["dev"]
     assert {"pytest", "pyyaml", "hatchling"} <= names(extras["dev"])
     assert project["license"] == "MIT"
     license_text = (ROOT / "LICENSE").read_text()

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import statistics
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
@@ -99,11 +99,24 @@ def play_deal(rules: Rules, names: Sequence[str], seed: int | str, deal: int) ->
     return record
 
 
+#: A ``map`` that may run its calls elsewhere, results in order (a Ray cluster's tasks).
+Mapper = Callable[[Callable[[int], DealRecord], Iterable[int]], Iterator[DealRecord]]
+
+
 def play_deals(
-    rules: Rules, names: Sequence[str], deals: int, seed: int | str, jobs: int = 1
+    rules: Rules,
+    names: Sequence[str],
+    deals: int,
+    seed: int | str,
+    jobs: int = 1,
+    mapper: Mapper | None = None,
 ) -> Iterator[DealRecord]:
-    """The records of deals ``0 .. deals-1`` in order, over ``jobs`` processes (spawned)."""
+    """The records of deals ``0 .. deals-1`` in order, over ``jobs`` processes (spawned), or
+    through ``mapper`` (:func:`baohuang.distributed.ray_map`)."""
     work = partial(play_deal, rules, list(names), seed)
+    if mapper is not None:
+        yield from mapper(work, range(deals))
+        return
     if jobs == 1:
         yield from map(work, range(deals))
         return

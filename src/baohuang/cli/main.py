@@ -492,6 +492,14 @@ def arena(
     json_path: Annotated[
         Path | None, typer.Option("--json", help="结果写成 JSON write the results here")
     ] = None,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            help="Ray 集群 run the deals on a Ray cluster: its address (auto, ray://host:10001) "
+            "or local",
+        ),
+    ] = None,
     lang: LangOption = Lang.zh,
     option: OptionsOption = None,
 ) -> None:
@@ -500,9 +508,17 @@ def arena(
     names = parse_bots(bots, lang.value)
     console = Console(highlight=False)
     records = []
+    mapper = None
+    if ray is not None:
+        from ..distributed import ray_map
+
+        try:
+            mapper = ray_map(ray)
+        except RuntimeError as exc:
+            _fail(str(exc))
     with Progress(console=console) as progress:
         task = progress.add_task(t("arena.progress", lang.value), total=games)
-        for record in play_deals(rules, names, games, seed, jobs):
+        for record in play_deals(rules, names, games, seed, jobs, mapper):
             records.append(record)
             progress.advance(task)
     stats = summarize(names, records)

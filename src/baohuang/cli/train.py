@@ -37,6 +37,13 @@ def train(
         typer.Option(help="教师（启发式）逐渐退出的分钟数 minutes over which the teacher fades"),
     ] = 30.0,
     seed: Annotated[int, typer.Option(help="种子 seed")] = 0,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            help="Ray 集群 self-play actors on a Ray cluster: its address (auto, "
+            "ray://host:10001) or local; --actors of them"
+        ),
+    ] = None,
 ) -> None:
     """训练学习型机器人（深度蒙特卡洛自我对弈）。 Train the learned bot by deep Monte-Carlo
     self-play; resumes from OUT/checkpoint.pt when there is one."""
@@ -87,7 +94,7 @@ def train(
                 status += f" · vs heuristic {row['eval_mean']:+.2f}"
             progress.update(task, completed=counters.seconds - start, status=status)
 
-        trainer.run(minutes, show)
+        trainer.run(minutes, show, ray)
     console.print(summary(trainer.log))
     files = f"{out / MODEL}, {out / LOG}, {out / CURVE}"
     console.print(f"{files}; play it: baohuang arena --bots learned:{out / MODEL},heuristic")

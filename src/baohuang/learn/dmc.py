@@ -16,8 +16,6 @@ a later run with the same folder resumes), ``model.npz`` (the bot's weights),
 from __future__ import annotations
 
 import csv
-import queue
-import random
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
@@ -26,15 +24,15 @@ from typing import Any
 
 import numpy as np
 import torch
-import torch.multiprocessing as mp
 
 from ..bots.arena import play_deals, summarize
 from ..engine.rules import Rules
 from ..features.actions import ACTION_FEATURES
 from ..features.observation import SIZE
+from .actors import LocalPlay, Processes, RayActors, Source
 from .curve import plot_curve
 from .network import HIDDEN, QNet
-from .selfplay import Samples, play_game
+from .selfplay import Samples
 
 CHECKPOINT, MODEL, LOG, CURVE = "checkpoint.pt", "model.npz", "log.csv", "curve.png"
 
@@ -121,28 +119,6 @@ class Buffer:
         return self.obs[at], self.act[at], self.ret[at]
 
 
-def actor(
-    rules_data: dict[str, Any],
-    shared: QNet,
-    out: Any,
-    stop: Any,
-    teacher: Any,
-    epsilon: float,
-    seed: int,
-) -> None:
-    """An actor process: games with the shared network until ``stop`` is set."""
-    torch.set_num_threads(1)
-    rules, rng = Rules.from_dict(rules_data), random.Random(seed)
-    while not stop.is_set():
-        samples, _, _ = play_game(rules, shared.values, rng, teacher.value, epsilon)
-        while not stop.is_set():
-            try:
-                out.put(samples, timeout=0.5)
-                break
-            except queue.Full:
-                continue
-
-
 class Trainer:
     """One training run into ``folder`` (see the module docstring); :meth:`run` trains."""
 
@@ -175,51 +151,24 @@ class Trainer:
 
     # ------------------------------------------------------------------ the loop
 
-    def run(self, minutes: float, progress: Progress | None = None) -> Counters:
-        """Train for ``minutes`` more of wall time; the counters after it."""
+    def run(
+        self, minutes: float, progress: Progress | None = None, ray: str | None = None
+    ) -> Counters:
+        """Train for ``minutes`` more of wall time, the actors on this machine or on the Ray
+        cluster at ``ray``; the counters after it."""
         self.folder.mkdir(parents=True, exist_ok=True)
-        torch.set_num_threads(1 if self.config.actors else 2)
         config, counters = self.config, self.counters
-        shared = QNet(config.hidden)
-        shared.load_state_dict(self.net.state_dict())
-        shared.share_memory()
-        context = mp.get_context("spawn")
-        samples_in = context.Queue(maxsize=64)
-        stop, teacher = context.Event(), context.Value("d", config.teacher_at(counters.seconds))
-        actors = [
-            context.Process(
-                target=actor,
-                args=(
-                    self.rules.to_dict(),
-                    shared,
-                    samples_in,
-                    stop,
-                    teacher,
-                    config.epsilon,
-                    config.seed * 1000 + counters.games + n,
-                ),
-                daemon=True,
-            )
-            for n in range(config.actors)
-        ]
-        for process in actors:
-            process.start()
-        local_rng = random.Random(config.seed * 7919 + counters.games)
+        torch.set_num_threads(1 if config.actors else 2)
+        source = self._source(ray)
         started = time.monotonic() - counters.seconds
         deadline = time.monotonic() + minutes * 60
         next_eval = time.monotonic() + config.eval_minutes * 60
         next_log = time.monotonic() + 5.0
         credit = 0.0  # updates the new samples allow (Config.replay)
+        source.publish(self.net, config.teacher_at(counters.seconds))
         try:
             while time.monotonic() < deadline:
-                if actors:
-                    got = self._drain(samples_in)
-                else:  # no actors: a game of our own between updates
-                    teaching = config.teacher_at(counters.seconds)
-                    game = play_game(
-                        self.rules, self.net.values, local_rng, teaching, config.epsilon
-                    )
-                    got = [game[0]]
+                got = source.collect()
                 for samples in got:
                     self.buffer.add(samples)
                     counters.samples += len(samples)
@@ -229,9 +178,8 @@ class Trainer:
                     self._update()
                     credit -= 1
                     if counters.updates % config.sync == 0:
-                        shared.load_state_dict(self.net.state_dict())
+                        source.publish(self.net, config.teacher_at(counters.seconds))
                 counters.seconds = time.monotonic() - started
-                teacher.value = config.teacher_at(counters.seconds)
                 if time.monotonic() >= next_log:
                     self._note(progress)
                     next_log = time.monotonic() + 5.0
@@ -241,21 +189,18 @@ class Trainer:
                 if not got:
                     time.sleep(0.01)
         finally:
-            stop.set()
-            for process in actors:
-                process.join(10)
-                if process.is_alive():
-                    process.kill()
+            source.stop()
         self._note(progress, evaluate=True)
         return counters
 
-    def _drain(self, samples_in: Any) -> list[Samples]:
-        got = []
-        while True:
-            try:
-                got.append(samples_in.get_nowait())
-            except queue.Empty:
-                return got
+    def _source(self, ray: str | None) -> Source:
+        config, seed = self.config, self.config.seed * 1000 + self.counters.games
+        if ray is not None:
+            count = max(1, config.actors)
+            return RayActors(ray, self.rules, self.net, count, config.epsilon, seed)
+        if config.actors:
+            return Processes(self.rules, self.net, config.actors, config.epsilon, seed)
+        return LocalPlay(self.rules, config.epsilon, seed)
 
     def _update(self) -> None:
         obs, act, ret = self.buffer.sample(self.config.batch, self.rng)
