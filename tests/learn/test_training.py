@@ -95,3 +95,19 @@ def test_train_and_arena_commands(tmp_path: Path) -> None:
     assert json.loads(report.read_text())["games_played"] == 20
     done = runner.invoke(app, ["arena", "--bots", "learned:,heuristic", "--games", "1"])
     assert done.exit_code != 0
+
+
+def test_a_margin_keeps_the_heuristics_choice_unless_the_model_is_sure(trained: Trainer) -> None:
+    """``learned:PATH@M``: with a margin no value difference reaches, the heuristic's game; with
+    a margin of 0, the greedy learned bot's game."""
+    rules = PRESETS["classic"]
+    model = trained.folder / MODEL
+
+    def actions(name: str) -> list[str]:
+        game = new_game(rules, "margin")
+        play_out(game, [make_bot(name, rules) for _ in range(5)])
+        return [f"{seat} {action}" for seat, action in game.actions]
+
+    assert actions(f"learned:{model}@1000") == actions("heuristic")
+    assert actions(f"learned:{model}@0") == actions(f"learned:{model}")
+    assert actions(f"learned:{model}@0") != actions("heuristic")

@@ -82,7 +82,8 @@ BOTS: dict[str, BotFactory] = {
 }
 if has_shipped_model():  # the learned bot, when a model earned its place (bench/learned.md)
     BOTS["learned"] = lambda rules, seed: LearnedBot(rules)
-#: ``learned:PATH``: the learned bot with the model at PATH (``baohuang train``'s model.npz).
+#: ``learned:PATH``: the learned bot with the model at PATH (``baohuang train``'s model.npz);
+#: ``learned:PATH@M``: the heuristic's choice unless the model prefers another by M points.
 MODEL_PREFIX = "learned:"
 
 
@@ -95,7 +96,8 @@ def make_bot(name: str, rules: Rules, seed: str = "0") -> Bot:
     """The bot called ``name`` (see :data:`BOTS`, or ``learned:PATH``) for a game under
     ``rules``."""
     if name.startswith(MODEL_PREFIX):
-        return LearnedBot(rules, QModel.load(name.removeprefix(MODEL_PREFIX)))
+        path, _, margin = name.removeprefix(MODEL_PREFIX).partition("@")
+        return LearnedBot(rules, QModel.load(path), float(margin) if margin else None)
     factory = BOTS.get(name)
     if factory is None:
         raise ValueError(f"unknown bot {name!r}: bots are {', '.join(BOTS)}")

@@ -99,25 +99,38 @@ def shipped_model() -> QModel:
 
 
 class LearnedBot:
-    """Plays the action the Q-model values most (see the module docstring)."""
+    """Plays the action the Q-model values most (see the module docstring). With a
+    ``margin`` (points), the heuristic's choice stands unless the model values another action
+    at least that much higher: the model improves on the heuristic where it is sure, as the
+    search bot does with its playouts."""
 
-    def __init__(self, rules: Rules, model: QModel | None = None) -> None:
+    def __init__(
+        self, rules: Rules, model: QModel | None = None, margin: float | None = None
+    ) -> None:
         from ..features.actions import action_features, action_table
         from ..features.history import ViewHistory
         from ..features.observation import Encoder
+        from .heuristic import HeuristicBot
 
         self.model = model or shipped_model()
         self.table = action_table(rules.twos_wild)
         self.features = action_features(rules.twos_wild)
         self.encoder = Encoder(rules)
         self.history = ViewHistory()
+        self.margin = margin
+        self.base = HeuristicBot(rules) if margin is not None else None
 
     def choose(self, view: View, legal: list[Action]) -> Action:
         self.history.see(view)
+        proposed = self.base.choose(view, legal) if self.base is not None else None
         if len(legal) == 1:
             return legal[0]
         values = self.values(view, legal)
-        return legal[int(values.argmax())]
+        best = int(values.argmax())
+        if proposed is None or self.margin is None:
+            return legal[best]
+        own = values[legal.index(proposed)]
+        return legal[best] if values[best] - own >= self.margin / POINTS_SCALE else proposed
 
     def values(self, view: View, legal: list[Action]) -> npt.NDArray[np.float32]:
         """The model's value of each legal action (the history already read ``view``)."""
