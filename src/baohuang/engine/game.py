@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from .actions import (
@@ -77,6 +78,34 @@ _LIST_SLOTS = (
 )
 
 
+#: A pass in the trick, per seat: entries are immutable, so every pass of a seat shares one.
+_PASSES = tuple(TrickEntry(seat, "pass") for seat in range(SEATS))
+#: The phases with steps the engine may take itself (:meth:`Game._auto`).
+_AUTO_PHASES = ("candidate", "call", "tribute")
+#: The card ids of each suited rank in suit order ``s h d c``.
+_SUITS = tuple(tuple(range(rank * 4, rank * 4 + 4)) for rank in range(TWO + 1))
+
+
+def _take_in_order(row: list[int], ids: Sequence[int], need: int, chosen: list[Card]) -> None:
+    """Add ``need`` cards held in ``row`` to ``chosen``, the first of ``ids`` first."""
+    for cid in ids:
+        have = row[cid]
+        if have:
+            take = need if need < have else have
+            chosen += [CARDS[cid]] * take
+            need -= take
+            if not need:
+                return
+
+
+@lru_cache(maxsize=32)
+def _validate(rules: Rules) -> None:
+    """``rules.validate()``, once per rule set (a :class:`Rules` is frozen, and validating it
+    costs more than dealing a game of a match or an environment's episode); a rule set that
+    fails is not remembered, so it fails every time."""
+    rules.validate()
+
+
 class Game(RolePhases):
     """One game of Baohuang; see the module docstring. Create with :func:`new_game`."""
 
@@ -89,8 +118,9 @@ class Game(RolePhases):
         previous: GameResult | None = None,
         deals: Sequence[dict[str, Any]] | None = None,
     ) -> None:
-        rules.validate()
+        _validate(rules)
         self.rules = rules
+        self.marked = rules.marked
         self.seed = seed
         self.previous = previous
         self.given = deals
@@ -124,6 +154,11 @@ class Game(RolePhases):
         """
         return list(self._legal_now())
 
+    def legal_texts(self) -> tuple[str, ...]:
+        """:meth:`legal_actions` in notation (a view's ``legal``)."""
+        # A play keeps its notation: reading it is cheaper than calling __str__.
+        return tuple([a.text if type(a) is Play else str(a) for a in self._legal_now()])
+
     def apply(self, action: Action | str) -> None:
         """Apply ``action`` for :attr:`current_seat` (an escape for its own seat); raises
         :class:`IllegalActionError` or :class:`NotationError` and leaves the game unchanged."""
@@ -137,14 +172,18 @@ class Game(RolePhases):
                 raise IllegalActionError("error.game.no_seat", seat=action.seat)
             seat = action.seat
         elif self.phase == "play":
-            if isinstance(action, Play):
-                action = PlayCards(tuple(self.cards_for(seat, self._check_play(seat, action))))
+            if isinstance(action, Pass):
+                if self.lead is None:
+                    raise IllegalActionError("error.game.must_lead")
+            elif isinstance(action, Play):
+                legal = self._legal  # plays are interned: one listed as legal needs no check
+                if legal is None or action not in legal:
+                    self._check_play(seat, action)
+                action = PlayCards(tuple(self.cards_for(seat, action)))
             elif isinstance(action, PlayCards):
                 self._check_play(seat, action.play, action.cards)
-            elif not isinstance(action, Pass):
+            else:
                 raise IllegalActionError("error.game.not_a_play", action=str(action))
-            elif self.lead is None:
-                raise IllegalActionError("error.game.must_lead")
         elif action not in self._legal_now():
             options = ", ".join(str(a) for a in self._legal_now())
             raise IllegalActionError(
@@ -152,7 +191,8 @@ class Game(RolePhases):
             )
         self.actions.append((seat, action))
         self._dispatch(seat, action)
-        self._auto()
+        if self.phase in _AUTO_PHASES:
+            self._auto()
 
     def clone(self) -> Game:
         """An independent copy, cheap enough for search."""
@@ -200,38 +240,31 @@ class Game(RolePhases):
         row = self.cards[seat]
         chosen: list[Card] = []
         if play.count:
-            ids = list(range(play.rank * 4, play.rank * 4 + 4))
+            ids = _SUITS[play.rank]
             hidden = self.reveal_card
             if hidden is not None and hidden.id in ids:
-                ids.remove(hidden.id)
-                ids.append(hidden.id)
-            need = play.count
-            for cid in ids:
-                take = min(need, row[cid])
-                chosen += [CARDS[cid]] * take
-                need -= take
-        need = play.twos  # R5.2 filler 2s, in suit order (a 2 is never called, R8.4)
-        for cid in range(TWO * 4, TWO * 4 + 4):
-            take = min(need, row[cid])
-            chosen += [CARDS[cid]] * take
-            need -= take
+                ids = (*(cid for cid in ids if cid != hidden.id), hidden.id)
+            _take_in_order(row, ids, play.count, chosen)
+        if play.twos:  # R5.2 filler 2s, in suit order (a 2 is never called, R8.4)
+            _take_in_order(row, _SUITS[TWO], play.twos, chosen)
         for plain, marked, n in ((R_CARD, R_MARKED, play.big), (B_CARD, B_MARKED, play.small)):
-            take = min(n, row[plain.id])
-            chosen += [plain] * take + [marked] * (n - take)
+            if n:
+                take = min(n, row[plain.id])
+                chosen += [plain] * take + [marked] * (n - take)
         return chosen
 
     def _play(self, seat: int, action: PlayCards) -> None:
         play = action.play
-        for card in action.cards:
-            self._take(seat, card)
-        self.played[play.rank] += play.count
-        self.played[TWO] += play.twos
-        self.played[SMALL_JOKER] += play.small
-        self.played[BIG_JOKER] += play.big
+        cards = self._take_cards(seat, action.cards)
+        played = self.played
+        played[play.rank] += play.count
+        played[TWO] += play.twos
+        played[SMALL_JOKER] += play.small
+        played[BIG_JOKER] += play.big
         self.played_view = None
-        cards = [str(c) for c in action.cards]
+        self.lead_view = None
         self._event(
-            "play", {"seat": seat, "play": str(play), "cards": cards, "left": self.sizes[seat]}
+            "play", {"seat": seat, "play": play.text, "cards": cards, "left": self.sizes[seat]}
         )
         self.trick.append(TrickEntry(seat, " ".join(cards)))
         if self.reveal_card in action.cards:
@@ -285,7 +318,7 @@ class Game(RolePhases):
         """A pass: the next holder acts (R6.2), or the round ends (R6.3, R6.5 接风)."""
         self.passes += 1
         self._event("pass", {"seat": seat})
-        self.trick.append(TrickEntry(seat, "pass"))
+        self.trick.append(_PASSES[seat])
         sizes, last = self.sizes, self.last_player
         if round_over(sizes, last, self.passes, self.places):
             leader = next_leader(sizes, last)
@@ -398,7 +431,7 @@ class Game(RolePhases):
         a 转让, single options); never a poll, nor any other 登基 that is the only option (R9.3's
         R* holder, R11.2 after a lap): whether the seat had a choice would tell what it holds
         (B*, four of a card)."""
-        while self.phase in ("candidate", "call", "tribute"):
+        while self.phase in _AUTO_PHASES:
             options = self._legal_now()
             asked = self.phase == "candidate" and options[0] is ACCEPT and not self.forced
             if len(options) != 1 or asked:

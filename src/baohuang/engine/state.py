@@ -48,6 +48,7 @@ class GameState:
         "last_player",
         "lead",
         "lead_view",
+        "marked",
         "open_guard",
         "open_solo",
         "passes",
@@ -74,6 +75,8 @@ class GameState:
     )
 
     rules: Rules
+    #: The marked jokers in the pack (:attr:`Rules.marked`, a view's ``marked``).
+    marked: str
     seed: int | str
     #: Each deal so far as a record keeps it: {start, first, hands} (:mod:`baohuang.engine.record`).
     dealt: list[dict[str, Any]]
@@ -122,8 +125,8 @@ class GameState:
     last_player: int
     passes: int
     trick: list[TrickEntry]
-    #: The play to beat as views show it, made once per play (views.py): (its entry, Lead).
-    lead_view: tuple[TrickEntry, Lead] | None
+    #: The play to beat as views show it, made once per play (views.py).
+    lead_view: Lead | None
     #: 记牌器 as views show it (rank symbol → cards played), made once per change (views.py).
     played_view: dict[str, int] | None
     places: list[int]
@@ -159,6 +162,20 @@ class GameState:
                     texts += [CARD_TEXT[cid]] * row[cid]
             cached = self._hand_texts[seat] = tuple(texts)
         return cached
+
+    def _take_cards(self, seat: int, cards: Sequence[Card]) -> list[str]:
+        """Take ``cards`` from ``seat``; their notation. A kept hand in notation loses them
+        (cheaper than making it anew: the rest keep their order)."""
+        hand = self._hand_texts[seat]
+        for card in cards:
+            self._take(seat, card)
+        texts = [CARD_TEXT[card.id] for card in cards]
+        if hand is not None:
+            rest = list(hand)
+            for text in texts:
+                rest.remove(text)
+            self._hand_texts[seat] = tuple(rest)
+        return texts
 
     def _take(self, seat: int, card: Card) -> None:
         self.cards[seat][card.id] -= 1

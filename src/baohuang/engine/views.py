@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from .cards import RANK_SYMBOLS
+from .cards import CARD_TEXT, RANK_SYMBOLS
 from .events import Poll
 from .scoring import GameResult
 from .state import Phase
@@ -223,71 +223,72 @@ def known_solo(game: Game, seat: int | None) -> Solo | None:
 def build_view(game: Game, seat: int | None) -> View:
     """The view of ``game`` for ``seat`` (see the module docstring)."""
     hand, role, solo, guard, legal = _own(game, seat)
+    phase, turn, pile, due = game.phase, game.current_seat, game.pile, game.tribute_due
+    lead, played = game.lead_view, game.played_view  # made once per play, then kept
+    if lead is None and game.lead is not None:
+        lead = _lead(game)
+    if played is None:
+        played = _played(game)
+    # Positional, in field order: a view is built at every decision, and CPython matching 28
+    # keyword arguments by name costs more than building the rest of it. Lists then tuples:
+    # faster than tuple(generator).
     return View(
-        seat=seat,
-        phase=game.phase,
-        deal=game.deal_no,
-        turn=game.current_seat,
-        hand=hand,
-        role=role,
-        counts=tuple(game.sizes),
-        candidate=game.current_seat if game.phase == "candidate" else None,
-        # Lists then tuples: faster than tuple(generator), and a view is built at every
-        # decision.
-        pile=tuple([str(c) for c in game.pile]),
-        tribute_due=tuple([payer for payer, _ in game.tribute_due]),
-        emperor=game.emperor,
-        called=str(game.called) if game.called else None,
-        solo=solo,
-        guard=guard,
-        lead=_lead(game),
-        trick=tuple(game.trick),
-        played=_played(game),
-        places=tuple(game.places),
-        marked=game.rules.marked,
-        poll=game.poll,
-        open_guard=game.open_guard,
-        guard_revealed=game.guard_revealed,
-        rebellion=game.rebellion,
-        kicked=game.kicked,
-        escaped=game.escaped,
-        result=game.result,
-        legal=tuple(legal),
-        seq=len(game.events),
+        seat,
+        phase,
+        game.deal_no,  # deal
+        turn,
+        hand,
+        role,
+        tuple(game.sizes),  # counts
+        turn if phase == "candidate" else None,  # candidate
+        tuple([CARD_TEXT[c.id] for c in pile]) if pile else (),  # pile
+        tuple([payer for payer, _ in due]) if due else (),  # tribute_due
+        game.emperor,
+        CARD_TEXT[game.called.id] if game.called else None,  # called
+        solo,
+        guard,
+        lead,
+        tuple(game.trick),
+        played,
+        tuple(game.places),
+        game.marked,
+        game.poll,
+        game.open_guard,
+        game.guard_revealed,
+        game.rebellion,
+        game.kicked,
+        game.escaped,
+        game.result,
+        legal,
+        len(game.events),  # seq
     )
 
 
 def _played(game: Game) -> dict[str, int]:
-    """记牌器 as a view shows it: made once per play, kept on the game (views share it)."""
-    played = game.played_view
-    if played is None:
-        pairs = zip(RANK_SYMBOLS, game.played, strict=True)
-        played = game.played_view = {symbol: n for symbol, n in pairs if n}
+    """记牌器 as a view shows it, kept on the game until the next play (views share it)."""
+    pairs = zip(RANK_SYMBOLS, game.played, strict=True)
+    played = game.played_view = {symbol: n for symbol, n in pairs if n}
     return played
 
 
-def _lead(game: Game) -> Lead | None:
-    """The play to beat as a view shows it: made once per play, kept on the game."""
-    play = game.lead
-    if play is None:
-        return None
-    made = next(e for e in reversed(game.trick) if e.action != "pass")
-    cached = game.lead_view
-    if cached is not None and cached[0] is made:
-        return cached[1]
-    lead = Lead(made.seat, str(play), tuple(made.action.split()))
-    game.lead_view = (made, lead)
+def _lead(game: Game) -> Lead:
+    """The play to beat (there is one) as a view shows it, kept on the game until the next."""
+    assert game.lead is not None
+    for made in reversed(game.trick):  # the last entry that is not a pass
+        if made.action != "pass":
+            break
+    lead = game.lead_view = Lead(made.seat, game.lead.text, tuple(made.action.split()))
     return lead
 
 
 def _own(
     game: Game, seat: int | None
-) -> tuple[tuple[str, ...] | None, Role | None, Solo | None, int | None, list[str]]:
+) -> tuple[tuple[str, ...] | None, Role | None, Solo | None, int | None, tuple[str, ...]]:
     """What only ``seat`` may know: its hand, role, the solo and guard as it knows them, and
     its legal actions (on its turn)."""
     hand = game.hand_tuple(seat) if seat is not None else None
     acting = seat is not None and seat == game.current_seat
-    legal = [str(a) for a in game.legal_actions()] if acting else []
+    legal = game.legal_texts() if acting else ()
     return hand, known_role(game, seat), known_solo(game, seat), known_guard(game, seat), legal
 
 
@@ -303,6 +304,6 @@ def views_json(game: Game, seats: Sequence[int | None]) -> dict[int | None, dict
         hand, role, solo, guard, legal = _own(game, seat)
         data = public.copy()  # the shared values are never changed: safe to share
         own = list(hand) if hand is not None else None
-        data.update(seat=seat, hand=own, role=role, solo=solo, guard=guard, legal=legal)
+        data.update(seat=seat, hand=own, role=role, solo=solo, guard=guard, legal=list(legal))
         out[seat] = data
     return out

@@ -117,11 +117,12 @@ class BaohuangEnv(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> Observation:
         """The agent's observation and action mask, from its view and the public history."""
-        game = self.game
+        match = self.match
+        assert match is not None, "call reset() first"
+        game = match.game
         self.history.update(game.events)
         view = game.view(_SEAT[agent])
-        assert self.match is not None
-        obs = self.encoder.encode(view, self.history, self.match.index)
+        obs = self.encoder.encode(view, self.history, match.index)
         # The view lists the seat's own legal actions, and only on its turn (R14).
         return {"observation": obs, "action_mask": self.table.mask(view.legal)}
 
@@ -141,10 +142,11 @@ class BaohuangEnv(AECEnv):  # type: ignore[misc]
         if self._scored:
             self._clear_rewards()
             self._scored = False
-        if game.is_over:
+        seat = game.current_seat
+        if seat is None:  # the game is over
             self._end_game(game)
         else:
-            self.agent_selection = AGENTS[self._turn()]
+            self.agent_selection = AGENTS[seat]
         if self._scored:
             self._accumulate_rewards()
 

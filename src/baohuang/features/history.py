@@ -47,7 +47,7 @@ def play_parts(text: str) -> tuple[tuple[int, int], ...]:
 class PublicHistory:
     """What every seat has seen happen in the current deal (see the module docstring)."""
 
-    __slots__ = ("_packed", "cursor", "rows")
+    __slots__ = ("_block", "_packed", "cursor", "rows")
 
     def __init__(self) -> None:
         #: One row per seat (absolute): cards played per rank index (15), then the
@@ -58,6 +58,8 @@ class PublicHistory:
         self.cursor = 0
         #: Each row as float32 bytes, or ``None`` once it changed (see :meth:`packed_rows`).
         self._packed: list[bytes | None] = [None] * SEATS
+        #: Every row in seat order as float32 bytes, or ``None`` once one changed.
+        self._block: bytes | None = None
 
     def reset(self) -> None:
         """Forget everything (a new game of a match): the next :meth:`update` starts at 0."""
@@ -68,17 +70,26 @@ class PublicHistory:
         for row in self.rows:
             row[:] = _ZEROS
         self._packed = [None] * SEATS
+        self._block = None
 
-    def packed_rows(self, seats: Sequence[int]) -> bytes:
-        """The rows of ``seats``, in that order, as float32 bytes (the observation's block)."""
-        packed = self._packed
-        out = []
-        for s in seats:
-            row = packed[s]
-            if row is None:
-                row = packed[s] = _ROW.pack(*self.rows[s])
-            out.append(row)
-        return b"".join(out)
+    def _changed(self, seat: int) -> None:
+        """``seat``'s row changed: pack it again when it is next asked for."""
+        self._packed[seat] = None
+        self._block = None
+
+    def packed_rows(self, first: int) -> bytes:
+        """The rows of every seat in play order from ``first`` on, as float32 bytes (the
+        observation's block): a rotation of the rows packed once per change."""
+        block = self._block
+        if block is None:
+            packed, rows = self._packed, []
+            for s, row in enumerate(packed):
+                if row is None:
+                    row = packed[s] = _ROW.pack(*self.rows[s])
+                rows.append(row)
+            block = self._block = b"".join(rows)
+        cut = first * _ROW.size
+        return block[cut:] + block[:cut]
 
     def update(self, events: Sequence[Event]) -> None:
         """Read the events after :attr:`cursor`, their public fields only."""
@@ -106,7 +117,7 @@ class PublicHistory:
                 rows[seat][KICK] = 1.0
             else:
                 continue
-            self._packed[seat] = None
+            self._changed(seat)
         self.cursor = len(events)
 
 
@@ -140,7 +151,7 @@ class ViewHistory(PublicHistory):
                 row = self.rows[entry.seat]
                 for text in entry.action.split():
                     row[CARD_RANKS[text]] += 1
-                self._packed[entry.seat] = None
+                self._changed(entry.seat)
         self._trick = trick
         own = [0.0] * NUM_RANKS
         for symbol, n in view.played.items():
@@ -148,4 +159,4 @@ class ViewHistory(PublicHistory):
             own[rank] = max(0.0, n - sum(row[rank] for s, row in enumerate(self.rows) if s != me))
         if own != self.rows[me][:NUM_RANKS]:
             self.rows[me][:NUM_RANKS] = own
-            self._packed[me] = None
+            self._changed(me)

@@ -11,7 +11,9 @@ layout, block by block (``docs/env.md`` lists it).
 from __future__ import annotations
 
 import struct
+from collections.abc import Mapping
 from dataclasses import dataclass
+from operator import sub
 
 import numpy as np
 import numpy.typing as npt
@@ -142,6 +144,8 @@ ROTATION = [[(seat + k) % SEATS for k in range(SEATS)] for seat in range(SEATS)]
 RELATIVE = [[(s - seat) % SEATS for s in range(SEATS)] for seat in range(SEATS)]
 _HAND = NUM_CARD_IDS + NUM_RANKS
 _NCOL = len(SEAT_COLUMNS)
+#: _ROW_AT[seat][s]: where absolute seat ``s``'s row of the seats block starts in the tail.
+_ROW_AT = [tuple(row * _NCOL for row in rows) for rows in RELATIVE]
 #: The tail is the seats block and the small blocks after it, up to the rules block.
 _TAIL = LAYOUT["seats"].offset
 _ROLE_AT = LAYOUT["role"].offset - _TAIL
@@ -161,17 +165,22 @@ def _pack(values: list[float]) -> bytes:
 
 
 _ZERO_RANKS = _pack([0.0] * NUM_RANKS)
+#: The packers of the blocks made at every observation, bound once.
+_pack_ranks = _F32[NUM_RANKS].pack
+_pack_tail = _F32[_TAIL_SIZE].pack
 
 
 class Encoder:
     """Builds observations for one rule set (see the module docstring).
 
     The vector is assembled from float32 byte blocks: numpy's per-call cost would dominate
-    dozens of small writes. A seat's hand block is kept while its hand is unchanged, a lead's
-    and a called card's block for good, and the history packs a seat's row once per change.
+    dozens of small writes. A seat's hand block is kept while its hand is unchanged, the
+    played block while 记牌器 is, a lead's and a called card's block for good, and the history
+    packs its rows once per change. The engine keeps a view's hand and 记牌器 objects until
+    they change, so identity tells them unchanged.
     """
 
-    __slots__ = ("_called", "_hands", "_leads", "_pack", "_rules", "games")
+    __slots__ = ("_called", "_hands", "_leads", "_pack", "_played", "_rules", "games")
 
     def __init__(self, rules: Rules, games: int = 1) -> None:
         self.games = games
@@ -186,6 +195,8 @@ class Encoder:
         self._hands: list[tuple[tuple[str, ...] | None, bytes, list[float]]] = [
             (None, b"", []) for _ in range(SEATS)
         ]
+        #: The last 记牌器 seen, its played block, its cards per rank.
+        self._played: tuple[Mapping[str, int] | None, bytes, list[float]] = (None, b"", [])
         self._leads: dict[str, bytes] = {}
         self._called: dict[str | None, bytes] = {}
 
@@ -194,53 +205,61 @@ class Encoder:
         me = view.seat
         assert me is not None, "observations are for seats, not spectators"
         last, hand, left = self._hands[me]
-        if view.hand != last:
+        if view.hand is not last:
             hand, left = self._hand(me, view.hand or ())
-        mid = [0.0] * NUM_RANKS + left  # played, unseen
-        for symbol, n in view.played.items():
-            rank = _RANK_BY_SYMBOL[symbol]
-            mid[rank] = n
-            mid[NUM_RANKS + rank] -= n
+        seen, played, ranks = self._played
+        if view.played is not seen:
+            played, ranks = self._count_played(view.played)
         lead = view.lead
         parts = [
             hand,
-            _pack(mid),
-            self._lead(lead.play) if lead is not None else _ZERO_RANKS,
+            played,
+            _pack_ranks(*map(sub, left, ranks)),  # unseen
+            _ZERO_RANKS if lead is None else self._leads.get(lead.play) or self._lead(lead.play),
             self._pile(view.pile) if view.pile else _ZERO_RANKS,
             self._called.get(view.called) or self._call(view.called),
-            history.packed_rows(ROTATION[me]),
-            _pack(self._tail(view, me, game)),
+            history.packed_rows(me),
+            _pack_tail(*self._tail(view, me, game)),
             self._rules,
         ]
-        return np.frombuffer(bytearray(b"".join(parts)), np.float32)
+        return np.frombuffer(bytearray().join(parts), np.float32)
 
     def _hand(self, seat: int, hand: tuple[str, ...]) -> tuple[bytes, list[float]]:
         """The hand_cards + hand_ranks block, and the pack's ranks less the hand's."""
         encoded = [0.0] * _HAND
-        run: str | None = None
-        n = 0
-        for text in (*hand, None):  # copies of a card come together (high first): count runs
-            if text is run:
-                n += 1
-                continue
-            if run is not None:
-                card_slot, rank_slot = _HAND_SLOTS[run]
-                encoded[card_slot] += n
-                encoded[rank_slot] += n
-            run, n = text, 1
-        left = [n - encoded[NUM_CARD_IDS + r] for r, n in enumerate(self._pack)]
+        if hand:
+            run, n = hand[0], 0
+            for text in hand:  # copies of a card come together (high first): count runs
+                if text is run:
+                    n += 1
+                else:
+                    card_slot, rank_slot = _HAND_SLOTS[run]
+                    encoded[card_slot] += n
+                    encoded[rank_slot] += n
+                    run, n = text, 1
+            card_slot, rank_slot = _HAND_SLOTS[run]
+            encoded[card_slot] += n
+            encoded[rank_slot] += n
+        left = list(map(sub, self._pack, encoded[NUM_CARD_IDS:]))
         block = _pack(encoded)
         self._hands[seat] = (hand, block, left)
         return block, left
 
+    def _count_played(self, played: Mapping[str, int]) -> tuple[bytes, list[float]]:
+        """The played block of 记牌器 ``played``, and its cards per rank."""
+        ranks = [0.0] * NUM_RANKS
+        for symbol, n in played.items():
+            ranks[_RANK_BY_SYMBOL[symbol]] = n
+        block = _pack(ranks)
+        self._played = (played, block, ranks)
+        return block, ranks
+
     def _lead(self, text: str) -> bytes:
-        """The lead block of a play in notation (filler 2s under 2)."""
-        block = self._leads.get(text)
-        if block is None:
-            encoded = [0.0] * NUM_RANKS
-            for rank, n in play_parts(text):
-                encoded[rank] = n
-            block = self._leads[text] = _pack(encoded)
+        """The lead block of a play in notation (filler 2s under 2), kept for good."""
+        encoded = [0.0] * NUM_RANKS
+        for rank, n in play_parts(text):
+            encoded[rank] = n
+        block = self._leads[text] = _pack(encoded)
         return block
 
     @staticmethod
@@ -260,26 +279,27 @@ class Encoder:
     def _tail(self, view: View, me: int, game: int) -> list[float]:
         """The seats block (one row per seat, relative to ``me``) and the blocks after it."""
         out = [0.0] * _TAIL_SIZE
-        rel = RELATIVE[me]
-        for s, n in enumerate(view.counts):
-            out[rel[s] * _NCOL] = n
-        for place, s in enumerate(view.places, 1):
-            out[rel[s] * _NCOL + 1] = place
+        counts = view.counts
+        out[0 : SEATS * _NCOL : _NCOL] = counts[me:] + counts[:me]  # in relative order
+        row_at = _ROW_AT[me]
+        if view.places:
+            for place, s in enumerate(view.places, 1):
+                out[row_at[s] + 1] = place
         if view.turn is not None:
-            out[rel[view.turn] * _NCOL + 2] = 1.0
+            out[row_at[view.turn] + 2] = 1.0
         if view.emperor is not None:
-            out[rel[view.emperor] * _NCOL + 3] = 1.0
+            out[row_at[view.emperor] + 3] = 1.0
         if view.guard is not None:
-            out[rel[view.guard] * _NCOL + 4] = 1.0
+            out[row_at[view.guard] + 4] = 1.0
         for s in view.tribute_due:
-            out[rel[s] * _NCOL + 5] += 1
+            out[row_at[s] + 5] += 1
         lead = view.lead
         if lead is not None:
-            out[rel[lead.seat] * _NCOL + 6] = 1.0
+            out[row_at[lead.seat] + 6] = 1.0
             for entry in reversed(view.trick):  # R6.2: passes since the play to beat
                 if entry.action != "pass":
                     break
-                out[rel[entry.seat] * _NCOL + 7] = 1.0
+                out[row_at[entry.seat] + 7] = 1.0
         if view.role is not None:
             out[_ROLE_AT + _ROLE[view.role]] = 1.0
         if view.solo is not None:
