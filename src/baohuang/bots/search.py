@@ -11,8 +11,15 @@ that reveals it (R8.8, R9.4). Only hard facts constrain a deal: passing is volun
 a pass shows no void. Each candidate is played out on the same deals by the heuristic's own
 policy (:mod:`baohuang.bots.playout`), which predicts heuristic opponents exactly when the deal is
 right, and scored with R10 for the bot's seat. The best mean replaces the heuristic's choice
-only when ahead of it by ``margin`` points; after ``prune`` deals only the candidates ahead of
-the heuristic's choice are played on.
+only when ahead of it by ``margin`` points (and, with ``sure``, by that many standard errors of
+the deal-by-deal lead: a whole-game playout varies by several points, so a few deals of it
+prove little); after ``prune`` deals only the candidates ahead of the heuristic's choice are
+played on.
+
+With ``infer`` the deals also follow from how the seats played (:mod:`baohuang.bots.inference`):
+the bot keeps its last ``infer`` turns and what the others did since, draws ``proposals`` deals
+for each one it plays out and keeps one of them with a chance in proportion to how many of the
+others' actions the heuristic's policy reproduces on it.
 
 Measured in duplicate arenas against ``heuristic`` (bench/search.md): searching more of the
 game paid (following with at most 60, 90 or 120 cards left in all hands, in that order), more
@@ -27,8 +34,11 @@ run out (``budget_s=None``: no time limit).
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 import time
+from collections.abc import Iterator
 
 from ..engine.actions import PASS, Action
 from ..engine.cards import SMALL_JOKER
@@ -39,7 +49,11 @@ from ..engine.state import SEATS
 from ..engine.views import View
 from .handsplit import CARD_RANK, is_control, rank_counts_of, unseen_counts
 from .heuristic import HeuristicBot
+from .inference import PlayRecord
 from .playout import Policy, Position
+
+#: A determinization: the guard drawn and every seat's rank counts.
+Deal = tuple[int | None, list[list[int]]]
 
 
 def guard_odds(view: View, odds: list[float]) -> list[tuple[int | None, float]]:
@@ -151,6 +165,10 @@ class SearchBot(HeuristicBot):
         lead_endgame: int = 60,
         limit: int = 4,
         prune: int = 2,
+        infer: int = 0,
+        miss: float = 0.2,
+        proposals: int = 4,
+        sure: float = 0.0,
     ) -> None:
         super().__init__(rules)
         self.samples = samples
@@ -160,15 +178,32 @@ class SearchBot(HeuristicBot):
         self.lead_endgame = lead_endgame
         self.limit = limit
         self.prune = prune
+        #: Standard errors by which a candidate's lead over the heuristic's choice, deal by
+        #: deal, must exceed 0 besides ``margin`` (0: the margin alone).
+        self.sure = sure
+        #: Inference (:mod:`.inference`): the own turns kept (0: none), the weight of each
+        #: action the heuristic would not have taken, deals drawn per deal played out.
+        self.infer = infer
+        self.miss = miss
+        self.proposals = proposals
+        self.record = PlayRecord(turns=infer)
         self.rng = random.Random(seed)
         self.policy = Policy(rules)
 
     def choose(self, view: View, legal: list[Action]) -> Action:
         base = super().choose(view, legal)  # keeps the guard suspicion current
-        if view.phase != "play" or len(legal) <= 1 or not self.worth(view):
+        if view.phase != "play":
             return base
-        options = candidates(base, legal, rank_counts_of(view.hand or ()), self.limit)
-        return options[self._best(view, options)] if len(options) > 1 else base
+        hand = rank_counts_of(view.hand or ())
+        if self.infer:
+            self.record.see(view, self._suspicion(), hand)
+        chosen = base
+        if len(legal) > 1 and self.worth(view):
+            options = candidates(base, legal, hand, self.limit)
+            chosen = options[self._best(view, options)] if len(options) > 1 else base
+        if self.infer:
+            self.record.acted(chosen if isinstance(chosen, Play) else None)
+        return chosen
 
     def worth(self, view: View) -> bool:
         """Whether to search: the endgame, at most ``endgame`` cards left in all hands when
@@ -178,31 +213,64 @@ class SearchBot(HeuristicBot):
 
     def _best(self, view: View, options: list[Action]) -> int:
         """The index of the option to play: the best mean score over the determinizations if
-        ahead of the heuristic's (index 0) by ``margin``, else 0. After ``prune`` deals only
-        the options ahead of the heuristic's are played on."""
+        ahead of the heuristic's (index 0) by ``margin`` and ``sure`` standard errors, else 0.
+        After ``prune`` deals only the options ahead of the heuristic's are played on."""
         deadline = None if self.budget_s is None else time.perf_counter() + self.budget_s
-        totals = [0.0] * len(options)
+        scores: list[list[int]] = [[] for _ in options]
         alive = list(range(len(options)))
-        seats, weights = zip(*guard_odds(view, self._guard_odds(view)), strict=True)
         suspect = self._suspicion()
-        deals = 0
-        while deals < self.samples:
-            if deals >= 2 and deadline is not None and time.perf_counter() > deadline:
+        for deals, (guard, hands) in enumerate(self._deals(view)):
+            if deals >= self.samples or (
+                deals >= 2 and deadline is not None and time.perf_counter() > deadline
+            ):
                 break
-            guard = self.rng.choices(seats, weights)[0]
-            hands = sample_hands(view, self.rules, guard, self.rng)
             for k in alive:
                 position = root_position(view, self.rules, [list(h) for h in hands], guard, suspect)
                 option = options[k]
                 position.step(option if isinstance(option, Play) else None)
-                totals[k] += self._value(view, self.policy.playout(position), guard)
-            deals += 1
-            if deals == self.prune:
-                alive = [0, *(k for k in alive[1:] if totals[k] > totals[0])]
+                scores[k].append(self._value(view, self.policy.playout(position), guard))
+            if deals + 1 == self.prune:
+                alive = [0, *(k for k in alive[1:] if sum(scores[k]) > sum(scores[0]))]
                 if len(alive) == 1:
                     return 0
-        best = max(alive, key=lambda k: totals[k])
-        return best if totals[best] > totals[0] + self.margin * deals else 0
+        best = max(alive, key=lambda k: sum(scores[k]))
+        return best if self._ahead(scores[best], scores[0]) else 0
+
+    def _ahead(self, option: list[int], base: list[int]) -> bool:
+        """Whether ``option``'s scores lead ``base``'s, deal by deal, by more than ``margin``
+        on average and by ``sure`` standard errors of that mean."""
+        leads = [a - b for a, b in zip(option, base, strict=True)]
+        mean = statistics.fmean(leads)
+        if mean <= self.margin:
+            return False
+        if self.sure <= 0 or len(leads) < 2:
+            return True
+        return mean > self.sure * statistics.stdev(leads) / math.sqrt(len(leads))
+
+    def _deals(self, view: View) -> Iterator[Deal]:
+        """Determinizations for ``view``: the guard drawn by the suspicion, the unseen cards
+        at random; with inference, drawn ``proposals`` at a time and picked by how well they
+        explain the other seats' recent actions (:meth:`PlayRecord.weight`)."""
+        seats, odds = zip(*guard_odds(view, self._guard_odds(view)), strict=True)
+        reading = self.infer and len(self.record.kept) > 1
+        while True:
+            batch: list[Deal] = []
+            for _ in range(self.proposals if reading else 1):
+                guard = self.rng.choices(seats, odds)[0]
+                batch.append((guard, sample_hands(view, self.rules, guard, self.rng)))
+            if not reading:
+                yield batch[0]
+                continue
+            weights = [
+                self.record.weight(self.policy, hands, guard, self.miss, self._position)
+                for guard, hands in batch
+            ]
+            yield self.rng.choices(batch, weights)[0]
+
+    def _position(
+        self, view: View, hands: list[list[int]], guard: int | None, suspect: list[float]
+    ) -> Position:
+        return root_position(view, self.rules, hands, guard, suspect)
 
     def _value(self, view: View, places: list[int], guard: int | None) -> int:
         """The view's seat's R10 score for the finishing ``places``."""
