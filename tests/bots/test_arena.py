@@ -84,6 +84,8 @@ def test_statistics_cluster_by_deal() -> None:
     assert first.seat_games == 3 and second.seat_games == 3
     assert first.wins == {"emperor": (1, 1), "guard": (1, 1), "rebel": (0, 0), "solo": (0, 1)}
     assert second.win_rate("rebel") == pytest.approx(1 / 3) and second.win_rate("solo") is None
+    assert first.role_points == {"emperor": 4, "guard": 2, "rebel": None, "solo": -1}
+    assert second.role_points["rebel"] == pytest.approx((-8 + 1 + 1) / 3)
     assert first.decisions == 3 and first.time_mean_ms == pytest.approx(2.0)
     assert first.time_p95_ms == pytest.approx(3.0)
 
@@ -120,7 +122,7 @@ def test_cli_arena_table_and_json(tmp_path: Path) -> None:
     title = "duplicate arena: heuristic, auto (Classic (classic), 3 deals × 10 seatings, seed 4)"
     assert title in " ".join(result.output.split())  # the title may wrap
     rows = [line for line in result.output.splitlines() if line.startswith("| ")]
-    assert rows[0].startswith("| bot | points/game | 95% CI | emperor wins")
+    assert rows[0].startswith("| bot | points/game | 95% CI | emperor wins, points")
     assert rows[1].startswith("| :--- | ---: |")
     assert [row.split(" | ")[0] for row in rows[2:]] == ["| heuristic", "| auto"]
     data = json.loads(path.read_text())
@@ -130,6 +132,10 @@ def test_cli_arena_table_and_json(tmp_path: Path) -> None:
         assert bot["ci_low"] <= bot["mean"] <= bot["ci_high"]
         assert bot["seat_games"] == 75 and set(bot["wins"]) == {"emperor", "guard", "rebel", "solo"}
         assert bot["decision_ms"]["p95"] >= 0
+        held = [role for role in bot["wins"].values() if role["games"]]
+        games = sum(role["games"] for role in held)
+        total = sum(role["points"] * role["games"] for role in held)
+        assert total / games == pytest.approx(bot["mean"])  # every deal has 10 seat-games
     assert data["bots"]["heuristic"]["mean"] == pytest.approx(-data["bots"]["auto"]["mean"])
 
 

@@ -150,6 +150,8 @@ class BotStats:
     seat_games: int
     #: role -> (games won, games played in that role)
     wins: dict[str, tuple[int, int]] = field(default_factory=dict)
+    #: role -> mean points per seat-game in that role (None: never held)
+    role_points: dict[str, float | None] = field(default_factory=dict)
     decisions: int = 0
     time_mean_ms: float = 0.0
     time_p95_ms: float = 0.0
@@ -165,7 +167,12 @@ class BotStats:
             "ci_high": self.ci_high,
             "seat_games": self.seat_games,
             "wins": {
-                role: {"games": games, "won": won, "rate": self.win_rate(role)}
+                role: {
+                    "games": games,
+                    "won": won,
+                    "rate": self.win_rate(role),
+                    "points": self.role_points.get(role),
+                }
                 for role, (won, games) in self.wins.items()
             },
             "decisions": self.decisions,
@@ -174,13 +181,18 @@ class BotStats:
 
 
 def summarize(names: Sequence[str], records: Sequence[DealRecord]) -> list[BotStats]:
-    """Per bot: the mean points per seat-game with its deal-clustered 95% interval, wins by
-    role, decision times."""
+    """Per bot: the mean points per seat-game with its deal-clustered 95% interval, wins and
+    mean points by role, decision times."""
     stats = []
     for b, name in enumerate(names):
         per_deal = [statistics.fmean(r.points[b]) for r in records]
         mean, low, high = mean_ci(per_deal)
         roles = [entry for r in records for entry in r.roles[b]]
+        points = [p for r in records for p in r.points[b]]
+        by_role = {
+            role: [p for p, (held, _) in zip(points, roles, strict=True) if held == role]
+            for role in ROLES
+        }
         wins = {
             role: (
                 sum(won for held, won in roles if held == role),
@@ -197,6 +209,7 @@ def summarize(names: Sequence[str], records: Sequence[DealRecord]) -> list[BotSt
                 high,
                 seat_games=len(roles),
                 wins=wins,
+                role_points={r: statistics.fmean(p) if p else None for r, p in by_role.items()},
                 decisions=len(times),
                 time_mean_ms=1000 * statistics.fmean(times) if times else 0.0,
                 time_p95_ms=1000 * percentile(times, 0.95) if times else 0.0,

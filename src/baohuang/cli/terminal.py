@@ -451,13 +451,17 @@ def bot_label(name: str, lang: str) -> str:
 
 
 def _win_cell(stats: BotStats, role: str) -> str:
+    """Win rate (won/games) and mean points in ``role``: where a bot gains or loses."""
     won, games = stats.wins[role]
-    return f"{won / games:.0%} ({won}/{games})" if games else "-"
+    points = stats.role_points.get(role)
+    return (
+        f"{won / games:.0%} ({won}/{games}), {points:+.2f}" if games and points is not None else "-"
+    )
 
 
 def arena_markdown(stats: Sequence[BotStats], lang: str) -> str:
     """The arena's results as a Markdown table: per bot the mean points per game, its 95%
-    interval, win rates by role, and average and p95 decision times."""
+    interval, win rates and points by role, and average and p95 decision times."""
     roles = ("emperor", "guard", "rebel", "solo")
     keys = ("bot", "mean", "ci", *roles, "ms", "p95")
     head = [t(f"arena.col.{key}", lang) for key in keys]

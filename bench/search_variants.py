@@ -1,0 +1,82 @@
+"""A variant of the search bot against the heuristic, in a duplicate arena.
+
+    .venv/bin/python bench/search_variants.py --preset classic --deals 200 --seed s6 --jobs 2 \\
+        endgame=120 lead_endgame=60 infer=3
+
+Each ``NAME=VALUE`` sets an argument of :class:`baohuang.bots.search.SearchBot` (numbers; the
+time budget is off unless ``budget_s=`` is given, so a run is reproducible from its seed). The
+variant plays the heuristic over ``--deals`` duplicate deals (10 games each); the result is one
+row: points per game with the 95% interval, mean points by role, decision time. How the
+search's defaults and options were chosen with it: bench/search.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
+from typing import Any
+
+from baohuang.bots.arena import ROLES, DealRecord, play_deals, summarize
+from baohuang.bots.base import BOTS
+from baohuang.bots.search import SearchBot
+from baohuang.engine.rules import Rules
+
+NAME = "variant"
+
+
+def register(settings: dict[str, Any]) -> None:
+    """Make ``variant`` a bot of :data:`BOTS` in this process (each worker calls it first)."""
+    BOTS[NAME] = lambda rules, seed: SearchBot(rules, seed, **settings)
+
+
+def number(text: str) -> int | float | None:
+    if text == "None":
+        return None
+    return float(text) if "." in text or "e" in text else int(text)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--preset", default="classic")
+    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--seed", default="s6")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("settings", nargs="*", help="SearchBot arguments, NAME=VALUE")
+    args = parser.parse_args()
+    settings: dict[str, Any] = {"budget_s": None}
+    for item in args.settings:
+        key, _, value = item.partition("=")
+        settings[key] = number(value)
+    register(settings)
+    rules = Rules.preset(args.preset)
+    names = [NAME, "heuristic"]
+    start = time.perf_counter()
+    with ProcessPoolExecutor(
+        args.jobs, mp_context=get_context("spawn"), initializer=register, initargs=(settings,)
+    ) as pool:
+
+        def mapper(work: Any, deals: Any) -> Any:
+            return pool.map(work, deals, chunksize=max(1, args.deals // (args.jobs * 8)))
+
+        records: list[DealRecord] = list(
+            play_deals(rules, names, args.deals, args.seed, mapper=mapper)
+        )
+    variant, _ = summarize(names, records)
+    roles = ", ".join(
+        f"{role} {points:+.2f}"
+        for role in ROLES
+        if (points := variant.role_points.get(role)) is not None
+    )
+    shown = " ".join(f"{k}={v}" for k, v in settings.items())
+    interval = f"[{variant.ci_low:+.3f}, {variant.ci_high:+.3f}]"
+    print(
+        f"{args.preset} {shown}: {variant.mean:+.3f} {interval}"
+        f" over {args.deals} deals, seed {args.seed}; by role {roles};"
+        f" {variant.time_mean_ms:.2f} ms a decision; {time.perf_counter() - start:.0f} s"
+    )
+
+
+if __name__ == "__main__":
+    main()
