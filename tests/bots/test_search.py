@@ -344,3 +344,13 @@ def test_search_keeps_the_heuristic_choice_within_the_margin_or_outside_the_endg
     assert sure.choose(view, legal) == heuristic
     early = SearchBot(rules, "m", samples=4, budget_s=None, margin=-1e9, endgame=0, lead_endgame=0)
     assert not early.worth(view) and early.choose(view, legal) == heuristic
+
+
+def test_search_overrules_only_on_a_lead_beyond_the_margin_and_sure_standard_errors() -> None:
+    """Leads 3, 3, 3, −1 over the heuristic's choice: mean 2, standard error 1."""
+    rules = PRESETS["classic"]
+    option, base = [3, 3, 3, -1], [0, 0, 0, 0]
+    assert SearchBot(rules, margin=0.5)._ahead(option, base)
+    assert not SearchBot(rules, margin=2.0)._ahead(option, base)
+    assert SearchBot(rules, margin=0.5, sure=1.5)._ahead(option, base)
+    assert not SearchBot(rules, margin=0.5, sure=2.5)._ahead(option, base)
