@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 from env_helpers import RULE_SETS, Observer, episode, rules_id
-from hypothesis import assume, given, settings
+from hypothesis import assume, given, reject, settings
 from hypothesis import strategies as st
 
 from baohuang import Game, Play, PlayCards, RecordError, Rules, new_game
@@ -171,7 +171,10 @@ def test_r14_observation_ignores_other_seats_hidden_cards(
             swaps.append((sa, i, sb, j))
     changed = swapped(deal, swaps)
     assume(changed["hands"] != deal["hands"])
-    b = new_game(rules, seed=seed, deals=[changed, *a.dealt[1:]])
+    try:
+        b = new_game(rules, seed=seed, deals=[changed, *a.dealt[1:]])
+    except RecordError:  # the swap left every candidate without a triple: a void deal (R8.6)
+        reject()  # at once, which a did not: their public histories differ from the start
     compare_from(a, b, seat, random.Random(seed))
 
 
