@@ -42,7 +42,9 @@ def test_an_arena_on_ray_matches_the_local_one(ray_local: None, tmp_path: Path) 
 
 
 def test_the_trainer_plays_its_games_on_ray_actors(ray_local: None, tmp_path: Path) -> None:
+    """Until eight games came from the Ray actor (starting one takes a while on a busy
+    machine: the five minutes are a bound, not the expected time)."""
     config = Config(actors=1, batch=128, eval_minutes=100, eval_deals=2)
     trainer = Trainer(tmp_path / "run", config)
-    counters = trainer.run(25 / 60, ray="local")
-    assert counters.games >= 4 and counters.updates > 0
+    counters = trainer.run(5, ray="local", games=8)
+    assert counters.games >= 8 and counters.updates > 0

@@ -152,10 +152,15 @@ class Trainer:
     # ------------------------------------------------------------------ the loop
 
     def run(
-        self, minutes: float, progress: Progress | None = None, ray: str | None = None
+        self,
+        minutes: float,
+        progress: Progress | None = None,
+        ray: str | None = None,
+        games: int | None = None,
     ) -> Counters:
-        """Train for ``minutes`` more of wall time, the actors on this machine or on the Ray
-        cluster at ``ray``; the counters after it."""
+        """Train for ``minutes`` more of wall time (or until ``games`` more games are in, if
+        that comes first), the actors on this machine or on the Ray cluster at ``ray``; the
+        counters after it."""
         self.folder.mkdir(parents=True, exist_ok=True)
         config, counters = self.config, self.counters
         torch.set_num_threads(1 if config.actors else 2)
@@ -165,9 +170,10 @@ class Trainer:
         next_eval = time.monotonic() + config.eval_minutes * 60
         next_log = time.monotonic() + 5.0
         credit = 0.0  # updates the new samples allow (Config.replay)
+        enough = counters.games + games if games is not None else None
         source.publish(self.net, config.teacher_at(counters.seconds))
         try:
-            while time.monotonic() < deadline:
+            while time.monotonic() < deadline and (enough is None or counters.games < enough):
                 got = source.collect()
                 for samples in got:
                     self.buffer.add(samples)
