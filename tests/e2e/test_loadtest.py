@@ -251,8 +251,10 @@ def test_seats_on_a_dead_node_come_back_on_the_next(server: LiveServer) -> None:
     async def scenario() -> tuple[LoadReport, Relay]:
         relay = Relay(server.port)
         url = await relay.start()
+        # A hundredth of a second to think, as people do: at none, a fast machine plays over
+        # 200 commands a second per seat, past the server's limit for a connection.
         report = await load_test(
-            [url, server.url], 1, 3, bot="auto", progress=lambda _: relay.cut()
+            [url, server.url], 1, 3, bot="auto", think=0.01, progress=lambda _: relay.cut()
         )
         return report, relay
 
