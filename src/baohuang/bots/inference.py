@@ -19,23 +19,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..engine.cards import BIG_JOKER, SMALL_JOKER, TWO
+from ..engine.cards import BIG_JOKER, SMALL_JOKER, TWO, parse_cards
 from ..engine.plays import Play
 from ..engine.views import TrickEntry, View
-from .handsplit import CARD_RANK
 from .playout import Policy, Position
 
 
 def play_of(cards: str) -> Play:
     """The play a trick entry's cards make (card notation, space-separated; not ``pass``)."""
-    counts = [0] * (BIG_JOKER + 1)
-    for text in cards.split():
-        counts[CARD_RANK[text]] += 1
-    small, big, twos = counts[SMALL_JOKER], counts[BIG_JOKER], counts[TWO]
-    rank = next((r for r in range(TWO) if counts[r]), None)
-    if rank is None:
-        return Play.of(TWO, twos, small, big)
-    return Play.of(rank, counts[rank], small, big, twos)
+    return Play.from_cards(parse_cards(cards))
 
 
 def add_play(hand: list[int], play: Play) -> None:

@@ -225,7 +225,7 @@ class SearchBot(HeuristicBot):
             ):
                 break
             for k in alive:
-                position = root_position(view, self.rules, [list(h) for h in hands], guard, suspect)
+                position = self._position(view, [list(h) for h in hands], guard, suspect)
                 option = options[k]
                 position.step(option if isinstance(option, Play) else None)
                 scores[k].append(self._value(view, self.policy.playout(position), guard))
