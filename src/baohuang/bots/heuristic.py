@@ -89,6 +89,8 @@ class Memory:
     #: Per seat, a weight for being the (unrevealed) guard.
     suspect: list[float] | None = None
     trick: tuple[TrickEntry, ...] = ()
+    #: The seat's turns as the candidate so far (R8.5: a second lap; the search reads it).
+    asked: int = 0
 
 
 class HeuristicBot:

@@ -27,6 +27,11 @@ than more samples (32 for 16), more candidates (6 for 4) or another margin (0.25
 searched from 60 cards on instead of 90 cost a third less time for the same points. 120 cards
 gained a little more at 2.8 times the time, so the default stops at 90.
 
+With ``roles`` the answers before the first play are searched too (:mod:`baohuang.bots.rolesearch`:
+accept or decline, the call, 明独 / 独保 / 暗独, 转让, 抢独, 明保, 造反, 踢): each answer is
+made on ``roles`` determinizations of the whole deal, the rest of the role phase answered and
+the game played out by the heuristic, and scored with R10; the same margins decide.
+
 Sampling stops after ``samples`` deals or when ``budget_s`` seconds are spent (at least two
 deals are always played), so the bot is deterministic for a seed only when the budget does not
 run out (``budget_s=None``: no time limit).
@@ -42,6 +47,7 @@ from collections.abc import Iterator
 
 from ..engine.actions import PASS, Action
 from ..engine.cards import SMALL_JOKER
+from ..engine.determinize import ROLE_PHASES, determinize
 from ..engine.plays import Play
 from ..engine.rules import Rules
 from ..engine.scoring import score
@@ -51,6 +57,7 @@ from .handsplit import CARD_RANK, is_control, rank_counts_of, unseen_counts
 from .heuristic import HeuristicBot
 from .inference import PlayRecord
 from .playout import Policy, Position
+from .rolesearch import role_answers, sample_cards, settle, settled_value
 
 #: A determinization: the guard drawn and every seat's rank counts.
 Deal = tuple[int | None, list[list[int]]]
@@ -169,6 +176,8 @@ class SearchBot(HeuristicBot):
         miss: float = 0.2,
         proposals: int = 4,
         sure: float = 0.0,
+        roles: int = 32,
+        role_prune: int = 4,
     ) -> None:
         super().__init__(rules)
         self.samples = samples
@@ -187,11 +196,20 @@ class SearchBot(HeuristicBot):
         self.miss = miss
         self.proposals = proposals
         self.record = PlayRecord(turns=infer)
+        #: Role-phase search (:mod:`.rolesearch`): deals per answer (0: the heuristic's
+        #: answers), after ``role_prune`` deals only the answers ahead of the heuristic's.
+        self.roles = roles
+        self.role_prune = role_prune
         self.rng = random.Random(seed)
         self.policy = Policy(rules)
 
     def choose(self, view: View, legal: list[Action]) -> Action:
         base = super().choose(view, legal)  # keeps the guard suspicion current
+        if view.phase in ROLE_PHASES:
+            chosen = self._role(view, legal, base) if self.roles and len(legal) > 1 else base
+            if view.phase == "candidate":
+                self.memory.asked += 1
+            return chosen
         if view.phase != "play":
             return base
         hand = rank_counts_of(view.hand or ())
@@ -235,6 +253,32 @@ class SearchBot(HeuristicBot):
                     return 0
         best = max(alive, key=lambda k: sum(scores[k]))
         return best if self._ahead(scores[best], scores[0]) else 0
+
+    def _role(self, view: View, legal: list[Action], base: Action) -> Action:
+        """The role-phase answer (:mod:`.rolesearch`): the best mean score over ``roles``
+        determinizations if ahead of the heuristic's ``base`` as :meth:`_ahead` says."""
+        answers = role_answers(base, legal, view.hand or ())
+        me = view.seat
+        assert me is not None
+        deadline = None if self.budget_s is None else time.perf_counter() + self.budget_s
+        scores: list[list[int]] = [[] for _ in answers]
+        alive = list(range(len(answers)))
+        bot = HeuristicBot(self.rules)
+        for deals in range(self.roles):
+            if deals >= 2 and deadline is not None and time.perf_counter() > deadline:
+                break
+            hands, first, turns = sample_cards(view, self.rules, self.memory.asked, self.rng)
+            root = determinize(view, self.rules, hands, first=first, turns=turns)
+            for k in alive:
+                game = root.clone()
+                played = settle(game, me, answers[k], bot)
+                scores[k].append(settled_value(game, me, self.policy) if played else 0)
+            if deals + 1 == self.role_prune:
+                alive = [0, *(k for k in alive[1:] if sum(scores[k]) > sum(scores[0]))]
+                if len(alive) == 1:
+                    return base
+        best = max(alive, key=lambda k: sum(scores[k]))
+        return answers[best] if self._ahead(scores[best], scores[0]) else base
 
     def _ahead(self, option: list[int], base: list[int]) -> bool:
         """Whether ``option``'s scores lead ``base``'s, deal by deal, by more than ``margin``

@@ -88,14 +88,7 @@ class RolePhases(GameState):
             start, first, hands = self._shuffle(pack)
         else:
             start, first, hands = laid_out(self.given, self.deal_no, pack)
-        self.cards = [[0] * NUM_CARD_IDS for _ in range(SEATS)]
-        self.counts = [[0] * NUM_RANKS for _ in range(SEATS)]
-        for seat, hand in enumerate(hands):
-            for card in hand:
-                self.cards[seat][card.id] += 1
-                self.counts[seat][card.rank] += 1
-        self.sizes = [sum(c) for c in self.counts]
-        self._hand_texts = [None] * SEATS
+        self.lay_out(hands)
         self.played = [0] * NUM_RANKS
         self.played_view = None
         self.c0 = first

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from .actions import Action
-from .cards import CARD_TEXT, CARDS, IDS_HIGH_FIRST, Card
+from .cards import CARD_TEXT, CARDS, IDS_HIGH_FIRST, NUM_CARD_IDS, NUM_RANKS, Card
 from .events import Event, EventKind, Poll
 from .plays import Play
 from .rules import Rules
@@ -141,6 +141,18 @@ class GameState:
     _hand_texts: list[tuple[str, ...] | None]
 
     # ------------------------------------------------------------------ cards
+
+    def lay_out(self, hands: Sequence[Sequence[Card]]) -> None:
+        """Give each seat its hand: the cards, their rank counts and the sizes."""
+        self.cards = [[0] * NUM_CARD_IDS for _ in range(SEATS)]
+        self.counts = [[0] * NUM_RANKS for _ in range(SEATS)]
+        for seat, hand in enumerate(hands):
+            row, ranks = self.cards[seat], self.counts[seat]
+            for card in hand:
+                row[card.id] += 1
+                ranks[card.rank] += 1
+        self.sizes = [len(h) for h in hands]
+        self._hand_texts = [None] * SEATS
 
     def hand(self, seat: int) -> list[Card]:
         """The cards ``seat`` holds, high first. Private: only for that seat's view."""
