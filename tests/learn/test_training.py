@@ -6,6 +6,7 @@ model plays as the PyTorch network values; the learned bot plays legal moves in 
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import numpy as np
@@ -14,14 +15,17 @@ import torch
 from typer.testing import CliRunner
 
 from baohuang.bots.base import is_bot, make_bot, play_out
+from baohuang.bots.heuristic import HeuristicBot
 from baohuang.bots.learned import QModel
 from baohuang.cli import app
+from baohuang.engine.determinize import ROLE_PHASES
 from baohuang.engine.game import new_game
 from baohuang.features.actions import ACTION_FEATURES
 from baohuang.features.observation import SIZE
 from baohuang.learn import Config, Trainer
 from baohuang.learn.dmc import CHECKPOINT, CURVE, LOG, MODEL
 from baohuang.learn.network import QNet
+from baohuang.learn.selfplay import Student, play_game
 from helpers.rulesets import PRESET_NAMES, PRESETS
 
 pytestmark = pytest.mark.slow
@@ -111,3 +115,46 @@ def test_a_margin_keeps_the_heuristics_choice_unless_the_model_is_sure(trained: 
     assert actions(f"learned:{model}@1000") == actions("heuristic")
     assert actions(f"learned:{model}@0") == actions(f"learned:{model}")
     assert actions(f"learned:{model}@0") != actions("heuristic")
+
+
+def test_roles_only_self_play_samples_the_role_answers_and_plays_the_heuristic() -> None:
+    """``Student(roles_only=True)``: the student answers before the first play (here always
+    the first legal answer), the heuristic plays the cards; the samples are those answers."""
+    rules = PRESETS["weihai"]
+    zeros = lambda obs, acts: np.zeros(len(acts), np.float32)  # noqa: E731 - argmax: the first
+    student = Student(epsilon=0.0, roles_only=True)
+    for seed in range(3):
+        samples, scores, taught = play_game(rules, zeros, random.Random(seed), 0.0, student)
+        assert not any(taught)
+        game = new_game(rules, random.Random(seed).getrandbits(64))
+        bots = [HeuristicBot(rules) for _ in range(5)]
+        answered = 0
+        while (seat := game.current_seat) is not None:
+            legal = game.legal_actions()
+            action = bots[seat].choose(game.view(seat), legal)
+            if game.phase in ROLE_PHASES and len(legal) > 1:
+                action, answered = legal[0], answered + 1
+            game.apply(action)
+        assert game.result is not None and list(game.result.scores) == scores
+        assert len(samples) == answered > 0
+
+
+def test_a_roles_only_model_plays_the_cards_as_the_heuristic(tmp_path: Path) -> None:
+    rules = PRESETS["weihai"]
+    torch.manual_seed(3)
+    QNet((16,)).to_model(roles_only=True).save(tmp_path / "roles.npz")
+    assert QModel.load(tmp_path / "roles.npz").roles_only
+    bot = make_bot(f"learned:{tmp_path / 'roles.npz'}", rules)
+    shadow, others = HeuristicBot(rules), HeuristicBot(rules)  # the shadow sees seat 0's views
+    game, plays = new_game(rules, "roles-only"), 0
+    while (seat := game.current_seat) is not None:
+        view, legal = game.view(seat), game.legal_actions()
+        if seat:
+            game.apply(others.choose(view, legal))
+            continue
+        action, expected = bot.choose(view, legal), shadow.choose(view, legal)
+        if game.phase == "play":
+            assert action == expected
+            plays += 1
+        game.apply(action)
+    assert plays > 5

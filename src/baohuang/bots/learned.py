@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..engine.actions import Action
+from ..engine.determinize import ROLE_PHASES
 from ..engine.rules import Rules
 from ..engine.views import View
 
@@ -32,11 +33,19 @@ SHIPPED = "learned.npz"
 
 class QModel:
     """The Q-network's weights as numpy arrays: ``scale`` (the observation's bounds, inverted)
-    and layers ``w0, b0, w1, b1, …`` (``x @ w + b``, ReLU between, one output)."""
+    and layers ``w0, b0, w1, b1, …`` (``x @ w + b``, ReLU between, one output); ``roles_only``:
+    trained on the answers before the first play alone (R8, R9, R11; the heuristic plays the
+    cards)."""
 
-    def __init__(self, scale: npt.NDArray[np.float32], layers: list[tuple[Any, Any]]) -> None:
+    def __init__(
+        self,
+        scale: npt.NDArray[np.float32],
+        layers: list[tuple[Any, Any]],
+        roles_only: bool = False,
+    ) -> None:
         import numpy as np
 
+        self.roles_only = roles_only
         self.scale = scale.astype(np.float32)
         self.layers = [(w.astype(np.float32), b.astype(np.float32)) for w, b in layers]
         first, _ = self.layers[0]
@@ -51,12 +60,13 @@ class QModel:
         with np.load(path) as data:
             count = sum(1 for key in data.files if key.startswith("w"))
             layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(count)]
-            return QModel(data["scale"], layers)
+            roles_only = "roles_only" in data.files and bool(data["roles_only"])
+            return QModel(data["scale"], layers, roles_only)
 
     def save(self, path: str | Path) -> None:
         import numpy as np
 
-        arrays: dict[str, Any] = {"scale": self.scale}
+        arrays: dict[str, Any] = {"scale": self.scale, "roles_only": np.array(self.roles_only)}
         for i, (w, b) in enumerate(self.layers):
             arrays[f"w{i}"], arrays[f"b{i}"] = w, b
         np.savez_compressed(path, allow_pickle=False, **arrays)
@@ -118,13 +128,17 @@ class LearnedBot:
         self.encoder = Encoder(rules)
         self.history = ViewHistory()
         self.margin = margin
-        self.base = HeuristicBot(rules) if margin is not None else None
+        needs_base = margin is not None or self.model.roles_only
+        self.base = HeuristicBot(rules) if needs_base else None
 
     def choose(self, view: View, legal: list[Action]) -> Action:
         self.history.see(view)
         proposed = self.base.choose(view, legal) if self.base is not None else None
         if len(legal) == 1:
             return legal[0]
+        if self.model.roles_only and view.phase not in ROLE_PHASES:
+            assert proposed is not None
+            return proposed  # the model knows the role answers; the heuristic plays
         values = self.values(view, legal)
         best = int(values.argmax())
         if proposed is None or self.margin is None:

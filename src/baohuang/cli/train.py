@@ -36,6 +36,16 @@ def train(
         float,
         typer.Option(help="教师（启发式）逐渐退出的分钟数 minutes over which the teacher fades"),
     ] = 30.0,
+    phases: Annotated[
+        str,
+        typer.Option(
+            help="学哪些决定 all: every decision; roles: only the answers before the first "
+            "play (叫牌、明独、造反、踢…), the heuristic plays the cards"
+        ),
+    ] = "all",
+    epsilon: Annotated[
+        float, typer.Option(help="探索率 ε of the student's ε-greedy choice", min=0, max=1)
+    ] = 0.05,
     seed: Annotated[int, typer.Option(help="种子 seed")] = 0,
     ray: Annotated[
         str | None,
@@ -59,6 +69,9 @@ def train(
     except RulesError as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(2) from None
+    if phases not in ("all", "roles"):
+        typer.echo(f"--phases: all or roles, not {phases!r}", err=True)
+        raise typer.Exit(2)
     from ..learn.dmc import CHECKPOINT, CURVE, LOG, MODEL, Config, Trainer
 
     config = Config(
@@ -67,6 +80,8 @@ def train(
         eval_minutes=eval_minutes,
         eval_deals=eval_deals,
         anneal_minutes=teacher_minutes,
+        epsilon=epsilon,
+        phases=phases,
         seed=seed,
     )
     trainer = Trainer(out, config, device)

@@ -14,7 +14,7 @@ import torch.multiprocessing as mp
 
 from ..engine.rules import Rules
 from .network import QNet
-from .selfplay import Samples, play_game
+from .selfplay import Samples, Student, play_game
 
 #: Games an actor plays per request on a Ray cluster.
 GAMES_PER_TASK = 4
@@ -33,8 +33,8 @@ class Source(Protocol):
 class LocalPlay:
     """No actors: the learner plays one game per call, with its own network."""
 
-    def __init__(self, rules: Rules, epsilon: float, seed: int) -> None:
-        self.rules, self.epsilon, self.rng = rules, epsilon, random.Random(seed)
+    def __init__(self, rules: Rules, student: Student, seed: int) -> None:
+        self.rules, self.student, self.rng = rules, student, random.Random(seed)
         self.net: QNet | None = None
         self.teacher = 1.0
 
@@ -43,7 +43,7 @@ class LocalPlay:
 
     def collect(self) -> list[Samples]:
         assert self.net is not None
-        samples, _, _ = play_game(self.rules, self.net.values, self.rng, self.teacher, self.epsilon)
+        samples, _, _ = play_game(self.rules, self.net.values, self.rng, self.teacher, self.student)
         return [samples]
 
     def stop(self) -> None:
@@ -56,14 +56,14 @@ def _actor_process(
     out: Any,
     stop: Any,
     teacher: Any,
-    epsilon: float,
+    student: Student,
     seed: int,
 ) -> None:
     """An actor process: games with the shared network until ``stop`` is set."""
     torch.set_num_threads(1)
     rules, rng = Rules.from_dict(rules_data), random.Random(seed)
     while not stop.is_set():
-        samples, _, _ = play_game(rules, shared.values, rng, teacher.value, epsilon)
+        samples, _, _ = play_game(rules, shared.values, rng, teacher.value, student)
         while not stop.is_set():
             try:
                 out.put(samples, timeout=0.5)
@@ -76,7 +76,7 @@ class Processes:
     """Actor processes (spawned) reading one network in shared memory, which :meth:`publish`
     overwrites (as DouZero's actors read the learner's latest weights)."""
 
-    def __init__(self, rules: Rules, net: QNet, count: int, epsilon: float, seed: int) -> None:
+    def __init__(self, rules: Rules, net: QNet, count: int, student: Student, seed: int) -> None:
         self.shared = QNet(net.hidden)
         self.shared.load_state_dict(net.state_dict())
         self.shared.share_memory()
@@ -93,7 +93,7 @@ class Processes:
                     self.queue,
                     self.stop_flag,
                     self.teacher,
-                    epsilon,
+                    student,
                     seed + n,
                 ),
                 daemon=True,
@@ -127,16 +127,16 @@ class SelfPlay:
     """A Ray actor's work: games with the weights it is sent (see :class:`RayActors`)."""
 
     def __init__(
-        self, rules_data: dict[str, Any], hidden: tuple[int, ...], epsilon: float, seed: int
+        self, rules_data: dict[str, Any], hidden: tuple[int, ...], student: Student, seed: int
     ) -> None:
         torch.set_num_threads(1)
         self.rules, self.net = Rules.from_dict(rules_data), QNet(hidden)
-        self.epsilon, self.rng = epsilon, random.Random(seed)
+        self.student, self.rng = student, random.Random(seed)
 
     def games(self, weights: dict[str, torch.Tensor], teacher: float, count: int) -> list[Samples]:
         self.net.load_state_dict(weights)
         values, rules = self.net.values, self.rules
-        return [play_game(rules, values, self.rng, teacher, self.epsilon)[0] for _ in range(count)]
+        return [play_game(rules, values, self.rng, teacher, self.student)[0] for _ in range(count)]
 
 
 class RayActors:
@@ -145,7 +145,7 @@ class RayActors:
     the object store; the learner keeps one request in flight per actor."""
 
     def __init__(
-        self, address: str, rules: Rules, net: QNet, count: int, epsilon: float, seed: int
+        self, address: str, rules: Rules, net: QNet, count: int, student: Student, seed: int
     ) -> None:
         from ..distributed import connect
 
@@ -153,7 +153,7 @@ class RayActors:
         self.ray = ray
         actor_class = ray.remote(num_cpus=1)(SelfPlay)
         self.actors = [
-            actor_class.remote(rules.to_dict(), net.hidden, epsilon, seed + n) for n in range(count)
+            actor_class.remote(rules.to_dict(), net.hidden, student, seed + n) for n in range(count)
         ]
         self.weights: Any = None
         self.teacher = 1.0

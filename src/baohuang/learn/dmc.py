@@ -32,7 +32,7 @@ from ..features.observation import SIZE
 from .actors import LocalPlay, Processes, RayActors, Source
 from .curve import plot_curve
 from .network import HIDDEN, QNet
-from .selfplay import Samples
+from .selfplay import Samples, Student
 
 CHECKPOINT, MODEL, LOG, CURVE = "checkpoint.pt", "model.npz", "log.csv", "curve.png"
 
@@ -54,6 +54,10 @@ class Config:
     replay: float = 4.0
     #: ε of the student's ε-greedy choice.
     epsilon: float = 0.05
+    #: ``all``: the student plays every decision; ``roles``: only the answers before the first
+    #: play (the heuristic plays the cards, :class:`~.selfplay.Student`), and the exported
+    #: model says so (the learned bot plays the cards as the heuristic).
+    phases: str = "all"
     #: The chance that a seat is played by the teacher, from the first to the last of
     #: ``anneal_minutes`` of training (then it stays at the last).
     teacher: tuple[float, float] = (1.0, 0.25)
@@ -201,12 +205,13 @@ class Trainer:
 
     def _source(self, ray: str | None) -> Source:
         config, seed = self.config, self.config.seed * 1000 + self.counters.games
+        student = Student(config.epsilon, roles_only=config.phases == "roles")
         if ray is not None:
             count = max(1, config.actors)
-            return RayActors(ray, self.rules, self.net, count, config.epsilon, seed)
+            return RayActors(ray, self.rules, self.net, count, student, seed)
         if config.actors:
-            return Processes(self.rules, self.net, config.actors, config.epsilon, seed)
-        return LocalPlay(self.rules, config.epsilon, seed)
+            return Processes(self.rules, self.net, config.actors, student, seed)
+        return LocalPlay(self.rules, student, seed)
 
     def _update(self) -> None:
         obs, act, ret = self.buffer.sample(self.config.batch, self.rng)
@@ -260,7 +265,7 @@ class Trainer:
         }
 
     def export(self) -> None:
-        self.net.to_model().save(self.folder / MODEL)
+        self.net.to_model(roles_only=self.config.phases == "roles").save(self.folder / MODEL)
 
     def save(self) -> None:
         state = {

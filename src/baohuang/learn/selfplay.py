@@ -8,6 +8,10 @@ seat's R10 points divided by :data:`~baohuang.bots.learned.POINTS_SCALE`): the M
 return of deep Monte-Carlo (DouZero). Teachers' games teach the network what the heuristic's
 choices are worth, so that its greedy choice improves on them (policy iteration); the
 student's own games then correct it where it goes its own way.
+
+With :attr:`Student.roles_only` the student answers only before the first play (R8, R9, R11:
+the emperor card, the call, 明独, 明保, 造反, 踢 …) and every seat plays the cards as the
+heuristic does (R6): only the role answers are samples, a few a game with large stakes.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import numpy as np
 
 from ..bots.heuristic import HeuristicBot
 from ..bots.learned import POINTS_SCALE
+from ..engine.determinize import ROLE_PHASES
 from ..engine.game import new_game
 from ..engine.rules import Rules
 from ..engine.state import SEATS
@@ -51,8 +56,17 @@ class Samples:
         )
 
 
+@dataclass(frozen=True)
+class Student:
+    """How the student plays: ε of its ε-greedy choice; whether it answers only in the role
+    phases (the heuristic plays the cards)."""
+
+    epsilon: float = 0.05
+    roles_only: bool = False
+
+
 def play_game(
-    rules: Rules, values: Values, rng: random.Random, teacher: float, epsilon: float
+    rules: Rules, values: Values, rng: random.Random, teacher: float, student: Student
 ) -> tuple[Samples, list[int], list[bool]]:
     """One game from a fresh random deal (see the module docstring): its samples, the seats'
     points, and which seats the teacher played."""
@@ -62,7 +76,11 @@ def play_game(
     encoder = Encoder(rules)
     histories = [ViewHistory() for _ in range(SEATS)]
     taught = [rng.random() < teacher for _ in range(SEATS)]
-    teachers = {seat: HeuristicBot(rules) for seat in range(SEATS) if taught[seat]}
+    teachers = {
+        seat: HeuristicBot(rules)
+        for seat in range(SEATS)
+        if taught[seat] or student.roles_only  # roles only: the heuristic plays every seat
+    }
     observations: list[np.ndarray] = []
     chosen: list[int] = []
     seats: list[int] = []
@@ -74,11 +92,17 @@ def play_game(
         if len(legal) == 1:
             game.apply(legal[0])
             continue
+        if student.roles_only and game.phase not in ROLE_PHASES:
+            assert taught_action is not None
+            game.apply(taught_action)
+            continue
+        if not taught[seat]:
+            taught_action = None
         ids = [table.ids[str(action)] for action in legal]
         observation = encoder.encode(view, histories[seat])
         if taught_action is not None:
             pick = legal.index(taught_action)
-        elif rng.random() < epsilon:
+        elif rng.random() < student.epsilon:
             pick = rng.randrange(len(legal))
         else:
             pick = int(values(observation, features[ids]).argmax())
