@@ -12,7 +12,9 @@ value (the points the seat expects, R10, divided by :data:`POINTS_SCALE`).
 
 from __future__ import annotations
 
+import json
 from importlib import resources
+from importlib.util import find_spec
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -35,17 +37,18 @@ class QModel:
     """The Q-network's weights as numpy arrays: ``scale`` (the observation's bounds, inverted)
     and layers ``w0, b0, w1, b1, …`` (``x @ w + b``, ReLU between, one output); ``roles_only``:
     trained on the answers before the first play alone (R8, R9, R11; the heuristic plays the
-    cards)."""
+    cards), under the rules ``rules`` (:meth:`Rules.to_dict`, as JSON)."""
 
     def __init__(
         self,
         scale: npt.NDArray[np.float32],
         layers: list[tuple[Any, Any]],
         roles_only: bool = False,
+        rules: str | None = None,
     ) -> None:
         import numpy as np
 
-        self.roles_only = roles_only
+        self.roles_only, self.rules = roles_only, rules
         self.scale = scale.astype(np.float32)
         self.layers = [(w.astype(np.float32), b.astype(np.float32)) for w, b in layers]
         first, _ = self.layers[0]
@@ -61,12 +64,15 @@ class QModel:
             count = sum(1 for key in data.files if key.startswith("w"))
             layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(count)]
             roles_only = "roles_only" in data.files and bool(data["roles_only"])
-            return QModel(data["scale"], layers, roles_only)
+            rules = str(data["rules"]) if "rules" in data.files else None
+            return QModel(data["scale"], layers, roles_only, rules)
 
     def save(self, path: str | Path) -> None:
         import numpy as np
 
         arrays: dict[str, Any] = {"scale": self.scale, "roles_only": np.array(self.roles_only)}
+        if self.rules is not None:
+            arrays["rules"] = np.array(self.rules)
         for i, (w, b) in enumerate(self.layers):
             arrays[f"w{i}"], arrays[f"b{i}"] = w, b
         np.savez_compressed(path, allow_pickle=False, **arrays)
@@ -92,8 +98,9 @@ def _shipped() -> Any:
 
 
 def has_shipped_model() -> bool:
-    """Whether a model ships with the package (then ``learned`` is a bot level)."""
-    return bool(_shipped().is_file())
+    """Whether a model ships with the package and numpy (the ``rl`` extra) is there to run it
+    (then ``learned`` is a bot level)."""
+    return bool(_shipped().is_file()) and find_spec("numpy") is not None
 
 
 def shipped_model() -> QModel:
@@ -128,7 +135,11 @@ class LearnedBot:
         self.encoder = Encoder(rules)
         self.history = ViewHistory()
         self.margin = margin
-        needs_base = margin is not None or self.model.roles_only
+        model = self.model
+        #: A role-answers model knows its own rules' stakes: under others the heuristic answers.
+        own = model.rules is None or json.loads(model.rules) == rules.to_dict()
+        self.answers = not model.roles_only or own
+        needs_base = margin is not None or model.roles_only
         self.base = HeuristicBot(rules) if needs_base else None
 
     def choose(self, view: View, legal: list[Action]) -> Action:
@@ -136,9 +147,9 @@ class LearnedBot:
         proposed = self.base.choose(view, legal) if self.base is not None else None
         if len(legal) == 1:
             return legal[0]
-        if self.model.roles_only and view.phase not in ROLE_PHASES:
+        if self.model.roles_only and (view.phase not in ROLE_PHASES or not self.answers):
             assert proposed is not None
-            return proposed  # the model knows the role answers; the heuristic plays
+            return proposed  # the model knows its preset's role answers; the heuristic plays
         values = self.values(view, legal)
         best = int(values.argmax())
         if proposed is None or self.margin is None:

@@ -16,6 +16,7 @@ a later run with the same folder resumes), ``model.npz`` (the bot's weights),
 from __future__ import annotations
 
 import csv
+import json
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
@@ -265,7 +266,9 @@ class Trainer:
         }
 
     def export(self) -> None:
-        self.net.to_model(roles_only=self.config.phases == "roles").save(self.folder / MODEL)
+        roles_only = self.config.phases == "roles"
+        rules = json.dumps(self.rules.to_dict(), sort_keys=True)
+        self.net.to_model(roles_only, rules).save(self.folder / MODEL)
 
     def save(self) -> None:
         state = {

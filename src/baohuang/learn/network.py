@@ -49,14 +49,14 @@ class QNet(nn.Module):
         out: np.ndarray = self(obs, torch.from_numpy(actions)).numpy()
         return out
 
-    def to_model(self, roles_only: bool = False) -> QModel:
+    def to_model(self, roles_only: bool = False, rules: str | None = None) -> QModel:
         """The numpy model the learned bot plays with (``roles_only``: trained on the role
-        answers alone, :class:`~.selfplay.Student`)."""
+        answers alone, :class:`~.selfplay.Student`, under ``rules`` as JSON)."""
         layers = [
             (linear.weight.detach().cpu().numpy().T, linear.bias.detach().cpu().numpy())
             for linear in self.linears()
         ]
-        return QModel(self.scale.cpu().numpy(), layers, roles_only)
+        return QModel(self.scale.cpu().numpy(), layers, roles_only, rules)
 
     def linears(self) -> list[nn.Linear]:
         return [layer for layer in self.layers if isinstance(layer, nn.Linear)]
