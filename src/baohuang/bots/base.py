@@ -71,9 +71,10 @@ class AutoBot:
 #: Builds a bot for a seat from the rules and a seed.
 BotFactory = Callable[[Rules, str], Bot]
 
-#: The bots by name, weakest first: ``search`` (the heuristic with endgame search) leads
-#: ``heuristic`` by 0.24 points/game in classic and 0.61 in weihai over 1000 duplicate deals
-#: (bench/search.md).
+#: The bots by name, weakest first: ``search`` (the heuristic with endgame and role-phase
+#: search) leads ``heuristic`` by 0.25 points/game in classic and 1.17 in weihai over 500
+#: duplicate deals (bench/search.md); ``learned`` (weihai's role answers learned, the
+#: heuristic's play) by 0.47 in weihai (bench/learned.md).
 BOTS: dict[str, BotFactory] = {
     "random": lambda rules, seed: RandomBot(seed),
     "auto": lambda rules, seed: AutoBot(),
