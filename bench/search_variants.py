@@ -1,13 +1,16 @@
-"""A variant of the search bot against the heuristic, in a duplicate arena.
+"""A variant of the search bot (or of the heuristic) against the heuristic, in a duplicate arena.
 
     .venv/bin/python bench/search_variants.py --preset classic --deals 200 --seed s6 --jobs 2 \\
         endgame=120 lead_endgame=60 infer=3
+    .venv/bin/python bench/search_variants.py --heuristic --preset kk_classic --seed h1 \\
+        open_solo_at=0.0
 
 Each ``NAME=VALUE`` sets an argument of :class:`baohuang.bots.search.SearchBot` (numbers; the
-time budget is off unless ``budget_s=`` is given, so a run is reproducible from its seed). The
-variant plays the heuristic over ``--deals`` duplicate deals (10 games each); the result is one
-row: points per game with the 95% interval, mean points by role, decision time. How the
-search's defaults and options were chosen with it: bench/search.md.
+time budget is off unless ``budget_s=`` is given, so a run is reproducible from its seed), or
+with ``--heuristic`` a class attribute of :class:`baohuang.bots.heuristic.HeuristicBot` (its
+thresholds). The variant plays the heuristic over ``--deals`` duplicate deals (10 games each);
+the result is one row: points per game with the 95% interval, mean points by role, decision
+time. How the search's defaults and options were chosen with it: bench/search.md.
 """
 
 from __future__ import annotations
@@ -20,15 +23,20 @@ from typing import Any
 
 from baohuang.bots.arena import ROLES, DealRecord, play_deals, summarize
 from baohuang.bots.base import BOTS
+from baohuang.bots.heuristic import HeuristicBot
 from baohuang.bots.search import SearchBot
 from baohuang.engine.rules import Rules
 
 NAME = "variant"
 
 
-def register(settings: dict[str, Any]) -> None:
+def register(settings: dict[str, Any], heuristic: bool = False) -> None:
     """Make ``variant`` a bot of :data:`BOTS` in this process (each worker calls it first)."""
-    BOTS[NAME] = lambda rules, seed: SearchBot(rules, seed, **settings)
+    if heuristic:
+        variant = type("Variant", (HeuristicBot,), settings)
+        BOTS[NAME] = lambda rules, seed: variant(rules)
+    else:
+        BOTS[NAME] = lambda rules, seed: SearchBot(rules, seed, **settings)
 
 
 def number(text: str) -> int | float | None:
@@ -43,18 +51,22 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--seed", default="s6")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--heuristic", action="store_true", help="settings of the heuristic")
     parser.add_argument("settings", nargs="*", help="SearchBot arguments, NAME=VALUE")
     args = parser.parse_args()
-    settings: dict[str, Any] = {"budget_s": None}
+    settings: dict[str, Any] = {} if args.heuristic else {"budget_s": None}
     for item in args.settings:
         key, _, value = item.partition("=")
         settings[key] = number(value)
-    register(settings)
+    register(settings, args.heuristic)
     rules = Rules.preset(args.preset)
     names = [NAME, "heuristic"]
     start = time.perf_counter()
     with ProcessPoolExecutor(
-        args.jobs, mp_context=get_context("spawn"), initializer=register, initargs=(settings,)
+        args.jobs,
+        mp_context=get_context("spawn"),
+        initializer=register,
+        initargs=(settings, args.heuristic),
     ) as pool:
 
         def mapper(work: Any, deals: Any) -> Any:
