@@ -78,9 +78,7 @@ def sample_cards(view: View, rules: Rules, asked: int, rng: random.Random) -> Ca
     me = view.seat
     assert me is not None and view.hand is not None, "a seat's view"
     mine = parse_cards(view.hand)
-    unseen = Counter(
-        deck(rules.lowest_rank, marked=rules.marked, removed_sixes=rules.removed_sixes)
-    )
+    unseen = Counter(pack(rules))
     unseen.subtract(mine)
     unseen.subtract(parse_cards(view.pile))
     hands: list[list[Card]] = [[] for _ in range(SEATS)]
