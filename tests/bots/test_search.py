@@ -15,7 +15,7 @@ from baohuang import PASS, Game, Match, Play, Rules, new_game
 from baohuang.bots import BOTS, Bot, RandomBot, play_out
 from baohuang.bots.handsplit import CARD_RANK, CardCounter, pack_counts, rank_counts_of
 from baohuang.bots.heuristic import HeuristicBot
-from baohuang.bots.playout import Policy, Position, R4Counter
+from baohuang.bots.playout import Policy, Position, R4Counter, game_position
 from baohuang.bots.search import SearchBot, guard_odds, reveal_rank, sample_hands
 from baohuang.engine.actions import Action
 from baohuang.engine.cards import BIG_JOKER, NUM_RANKS, RANK_SYMBOLS, SMALL_JOKER
@@ -45,28 +45,6 @@ def play_game(rules: Rules, seed: int | str, steps: int) -> Game:
         steps -= game.phase == "play"
         game.apply(bots[seat].choose(game.view(seat), game.legal_actions()))
     return game
-
-
-def true_position(game: Game, suspect: list[float]) -> Position:
-    """The game's play-phase position on the true hands, the seats' beliefs as in the game."""
-    assert game.current_seat is not None and game.emperor is not None
-    known = game.guard_revealed or game.open_solo
-    called = game.view(None).called
-    reveal = CARD_RANK[called] if called else SMALL_JOKER if "B" in game.rules.marked else None
-    return Position(
-        hands=[list(game.counts[s]) for s in range(SEATS)],
-        turn=game.current_seat,
-        lead=game.lead,
-        last=game.last_player if game.lead else game.current_seat,
-        passes=game.passes,
-        places=list(game.places),
-        emperor=game.emperor,
-        guard=game.guard,
-        known=known,
-        suspect=suspect,
-        reveal=None if known else reveal,
-        revealer=game.guard,
-    )
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
@@ -179,7 +157,7 @@ def test_playout_policy_is_the_heuristic_bot(name: str) -> None:
             if game.phase == "play" and len(legal) > 1:
                 suspect = bots[seat].memory.suspect
                 assert suspect is not None
-                predicted: Action = policy.act(true_position(game, suspect)) or PASS
+                predicted: Action = policy.act(game_position(game, suspect)) or PASS
                 assert predicted == action
                 compared += 1
             game.apply(action)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..engine.cards import BIG_JOKER, SMALL_JOKER, TWO
+from ..engine.game import Game
 from ..engine.movegen import plays_for
 from ..engine.plays import Play
 from ..engine.rounds import game_over, going_out, next_holder, next_leader, round_over
@@ -110,6 +111,28 @@ class Position:
         emperor, guard = self.emperor, self.guard
         known = self.known or me == guard or (me == emperor and guard is None)
         return partners(me, emperor, guard, known=known, suspect=self.suspect, sizes=self.sizes)
+
+
+def game_position(game: Game, suspect: list[float] | None = None) -> Position:
+    """A play-phase ``game``'s position on its true hands (rank counts), the seat to act to
+    move; ``suspect``: the seats' guard weights (1 each by default)."""
+    assert game.current_seat is not None and game.emperor is not None
+    known = game.guard_revealed or game.open_solo
+    reveal = game.reveal_card
+    return Position(
+        hands=[list(c) for c in game.counts],
+        turn=game.current_seat,
+        lead=game.lead,
+        last=game.last_player if game.lead else game.current_seat,
+        passes=game.passes,
+        places=list(game.places),
+        emperor=game.emperor,
+        guard=game.guard,
+        known=known,
+        suspect=suspect if suspect is not None else [1.0] * SEATS,
+        reveal=None if known or reveal is None else reveal.rank,
+        revealer=game.guard,
+    )
 
 
 class R4Counter(CardCounter):

@@ -28,7 +28,7 @@ from ..engine.scoring import score
 from ..engine.state import SEATS
 from ..engine.views import View
 from .heuristic import HeuristicBot
-from .playout import Policy, Position
+from .playout import Policy, game_position
 
 #: A determinization of a role-phase view: the hands, the chain's first seat and its turns.
 CardDeal = tuple[list[list[Card]], int, int]
@@ -131,21 +131,7 @@ def settled_value(game: Game, me: int, policy: Policy) -> int:
     """``me``'s R10 points after the heuristic's policy plays ``game`` out from its first lead."""
     emperor = game.emperor
     assert emperor is not None and game.phase == "play"
-    known = game.guard_revealed or game.open_solo
-    reveal = game.reveal_card
-    position = Position(
-        hands=[list(c) for c in game.counts],
-        turn=emperor,
-        lead=None,
-        last=emperor,
-        passes=0,
-        places=[],
-        emperor=emperor,
-        guard=game.guard,
-        known=known,
-        reveal=None if known or reveal is None else reveal.rank,
-        revealer=game.guard,
-    )
+    position = game_position(game)
     places = policy.playout(position)
     return score(
         game.rules,
