@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from baohuang import Card, Play, Rules, legal_plays, parse_cards
 from baohuang.engine.cards import BIG_JOKER, SMALL_JOKER, TWO
-from baohuang.engine.movegen import rank_counts
+from baohuang.engine.movegen import can_beat, following_plays, rank_counts
 from helpers.cards import SIX, THREE
 from helpers.reference import brute_force_plays
 from helpers.rulesets import (
@@ -59,6 +59,23 @@ def test_r4_following_plays_exact(hand: list[Card], current: Play, rules: Rules)
 @given(hands(), plays(), st.sampled_from(ALL_RULES))
 def test_r4_following_any_current_play_exact(hand: list[Card], current: Play, rules: Rules) -> None:
     assert_exact(hand, current, rules)
+
+
+@settings(max_examples=1500)
+@given(
+    st.tuples(
+        st.lists(st.integers(0, 6), min_size=SMALL_JOKER, max_size=SMALL_JOKER),
+        st.lists(st.integers(0, 4), min_size=2, max_size=2),  # 4 decks: 4 of each joker
+    ).map(lambda parts: parts[0] + parts[1]),
+    plays(6, 3, 5),
+    st.sampled_from(OPTION_RULES),
+)
+def test_r4_can_beat_is_whether_any_play_follows(
+    counts: list[int], current: Play, rules: Rules
+) -> None:
+    """R4/R5: the test without listing agrees with the listed answers (wild 2s filling sets,
+    QQ jokers, 烤牌 included)."""
+    assert can_beat(counts, current, rules) == bool(following_plays(counts, current, rules))
 
 
 @pytest.mark.parametrize("rules", ALL_RULES, ids=rules_id)

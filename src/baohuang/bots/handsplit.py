@@ -22,7 +22,7 @@ from ..engine.cards import (
     TWO,
     deck,
 )
-from ..engine.movegen import following_plays
+from ..engine.movegen import can_beat, following_plays
 from ..engine.plays import SIX, THREE, Play
 from ..engine.rules import Rules
 from ..engine.views import View
@@ -84,7 +84,9 @@ class CardCounter:
 
     def beatable(self, play: Play) -> bool:
         """Whether some hand of unseen cards could still beat ``play`` (R4, R5)."""
-        return any(p.size <= self.cap for p in following_plays(self.pool, play, self.rules))
+        if self.rules.roast and play.jokers:  # R5.1 烤牌: answers of other sizes
+            return any(p.size <= self.cap for p in following_plays(self.pool, play, self.rules))
+        return play.size <= self.cap and can_beat(self.pool, play, self.rules)
 
 
 def finishing_lead(

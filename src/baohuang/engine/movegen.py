@@ -36,6 +36,7 @@ from .rules import Rules
 __all__ = [
     "SIX",
     "THREE",
+    "can_beat",
     "following_plays",
     "leading_plays",
     "legal_plays",
@@ -159,14 +160,18 @@ def _joker_splits(size: int, need: int, have_small: int, have_big: int) -> list[
     ]
 
 
-def following_plays(counts: Sequence[int], current: Play, rules: Rules) -> list[Play]:
-    """Every distinct play from these rank counts that beats ``current`` (R4, R5.1, R5.2)."""
+def _big_needed(current: Play, rules: Rules) -> int:
+    """The R an answer to ``current`` needs at least (more than :data:`MAX_JOKERS`: none can)."""
     if rules.qq_jokers:
         # R5.2: a play with one R can be beaten, one with two or more cannot
         unbeatable = current.big >= QQ_UNBEATABLE
-        need = MAX_JOKERS + 1 if unbeatable else 2 * current.big + current.small
-    else:
-        need = MAX_JOKERS + 1 if current.big else current.small  # R4: R is unbeatable
+        return MAX_JOKERS + 1 if unbeatable else 2 * current.big + current.small
+    return MAX_JOKERS + 1 if current.big else current.small  # R4: R is unbeatable
+
+
+def following_plays(counts: Sequence[int], current: Play, rules: Rules) -> list[Play]:
+    """Every distinct play from these rank counts that beats ``current`` (R4, R5.1, R5.2)."""
+    need = _big_needed(current, rules)
     plays: list[Play] = []
     have_big = counts[BIG_JOKER]
     if have_big >= need:
@@ -191,6 +196,27 @@ def following_plays(counts: Sequence[int], current: Play, rules: Rules) -> list[
     if rules.roast and current.jokers:
         plays += _roast_plays(counts, current, counts[TWO] if rules.twos_wild else 0)
     return plays
+
+
+def can_beat(counts: Sequence[int], current: Play, rules: Rules) -> bool:
+    """Whether these rank counts beat ``current`` at all: :func:`following_plays` is not empty,
+    found without listing the answers (with wild 2s a hand can have thousands)."""
+    if rules.roast and current.jokers:
+        return bool(following_plays(counts, current, rules))  # R5.1 烤牌: rare, listed
+    need, have_big = _big_needed(current, rules), counts[BIG_JOKER]
+    if have_big < need:
+        return False
+    size, have_small, lowest = current.size, counts[SMALL_JOKER], current.rank + 1
+    most = max(counts[lowest:NUM_SUITED_RANKS], default=0)  # the largest plain set
+    twos = counts[TWO] if rules.twos_wild else 0
+    # R5.2: a set of a rank below 2, filled up with 2s
+    filled = max(counts[lowest:TWO], default=0) if twos else 0
+    for big in range(need, min(have_big, size) + 1):
+        rest = size - big
+        k = rest - min(have_small, rest)  # the fewest set cards beside the jokers (0: none)
+        if most >= k <= MAX_RANK_COUNT or (filled and filled + twos >= k):
+            return True
+    return False
 
 
 def _roast_plays(counts: Sequence[int], current: Play, twos: int) -> list[Play]:
