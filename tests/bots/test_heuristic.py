@@ -206,9 +206,9 @@ def test_double_holder_solo_dark_or_hands_on_by_strength_r9_3(name: str, hand_on
     assert bot.choose(role_view(WEAK + " B*", "candidate", pile=["R*"]), options) is hand_on
 
 
-def test_calls_the_lowest_triple_or_a_dark_solo_with_all_four_r8_7() -> None:
+def test_calls_the_lowest_triple_a_dark_solo_or_the_open_solo_by_strength_r8_7() -> None:
     """A weak hand calls its lowest triple (a partner); a better one calls a card it holds
-    four times (暗独, 4× the place points); 明独 only with an overwhelming hand."""
+    four times (暗独, 4× the place points); from an average hand on, 明独 showing the four."""
     nine, five, king = (Card.parse(c) for c in ("9h", "5d", "Ks"))
     options: list[Action] = [Call(five), Call(nine), Call(king), OpenSolo(nine)]
     others = " ".join(f"{r}{s}" for r in "3467TJQA" for s in "shdc")
@@ -218,7 +218,27 @@ def test_calls_the_lowest_triple_or_a_dark_solo_with_all_four_r8_7() -> None:
     assert strength(rank_counts_of(weak.split()), CLASSIC) < bot.dark_solo_at
     assert bot.choose(role_view(weak, "call"), options) == Call(five)
     assert bot.choose(role_view(fair, "call"), options) == Call(nine)
+    good = f"R R B 2s 2d {weak}"
+    assert (
+        bot.dark_solo_at < 0 <= bot.call_solo_at <= strength(rank_counts_of(good.split()), CLASSIC)
+    )
+    assert bot.call_solo_at < bot.open_solo_at
+    assert bot.choose(role_view(good, "call"), options) == OpenSolo(nine)
     assert bot.choose(role_view(f"{STRONG} 9h 9h 9h 9h", "call"), options) == OpenSolo(nine)
+
+
+def test_the_emperor_plays_alone_openly_from_an_average_hand_r11_3() -> None:
+    """KK Classic's 明独保 at the call, from the strength where it paid (call_solo_at)."""
+    rules = Rules.preset("kk_classic")
+    bot = HeuristicBot(rules)
+    nine = Card.parse("9h")
+    options: list[Action] = [Call(nine), SOLO]
+    others = " ".join(f"{r}{s}" for r in "3467TJQA" for s in "shdc")
+    hand = f"9h 9h 9h 5d 5d 5d Ks Ks Ks 8s 8h {others}"
+    for jokers, answer in (("", Call(nine)), ("R R B 2s 2d ", SOLO)):
+        power = strength(rank_counts_of((jokers + hand).split()), rules)
+        assert (power >= bot.call_solo_at) == (answer is SOLO)
+        assert bot.choose(role_view(jokers + hand, "call"), options) == answer
 
 
 def test_polls_declare_only_with_strength_r9_2_r9_4_r9_5_r9_6() -> None:

@@ -25,7 +25,10 @@ were measured in duplicate arenas against variants of this bot. The emperor lead
 holds the emperor card, so taking it pays with all but the weakest few percent of hands
 (declining below 0 lost 0.2 points a game; below -0.2 measured the same as never declining).
 暗独 (all four called cards, or R* and B* together) pays 4× the own place points and is taken
-unless the hand is weak; 明独 / 独保 / 明独保 / 抢独 need an overwhelming hand; 明保 (R9.4, QQ
+unless the hand is weak; the emperor's own open solo at the call (明独 showing four, R8.7;
+明独保, R11.3) pays from an average hand (kk_classic +1.50 points a game at 0.0 against 2.0,
+qq +0.09, classic +0.02: bench/search.md); 明独 by anyone (R9.2), 独保 and 抢独 need an
+overwhelming hand; 明保 (R9.4, QQ
 R8.10) doubles a score the emperor's side usually wins, so the guard shows unless weak; 造反 and
 踢 only with a strong hand. In play, breaking any plain set to follow an opponent beat breaking
 only low ones, and spending 2s and jokers against an opponent with at most 12 cards beat
@@ -98,11 +101,13 @@ class HeuristicBot:
 
     #: Strength needed: to take the emperor card (the emperor leads and holds R: it places
     #: about two points better than its hand alone), to play alone in the dark (暗独: 4× the
-    #: own place points beat 2× the pair's), to play alone openly (明独, 独保, 抢独), to declare
-    #: 造反, to show the guard (明保 doubles a score the emperor's side usually wins), to kick.
+    #: own place points beat 2× the pair's), to play alone openly (明独, 独保, 抢独), to do so
+    #: as the emperor at the call (明独 showing four, 明独保), to declare 造反, to show the guard
+    #: (明保 doubles a score the emperor's side usually wins), to kick.
     accept_at: ClassVar[float] = -0.2
     dark_solo_at: ClassVar[float] = -1.0
     open_solo_at: ClassVar[float] = 2.0
+    call_solo_at: ClassVar[float] = 0.0
     rebel_at: ClassVar[float] = 2.0
     show_at: ClassVar[float] = -1.0
     kick_at: ClassVar[float] = 2.5
@@ -153,13 +158,14 @@ class HeuristicBot:
         return DECLINE if DECLINE in legal else legal[0]
 
     def _call(self, view: View, legal: list[Action], counts: list[int]) -> Action:
-        """R8.7, R11.3: 明独 only overwhelming, 暗独 (all four held) strong, else the triple of
-        the lowest rank (its holder's fourth copy goes early and shows the guard)."""
+        """R8.7, R11.3: the open solo (明独 showing four, 明独保) from an average hand, 暗独 (all
+        four held) unless weak, else the triple of the lowest rank (its holder's fourth copy
+        goes early and shows the guard)."""
         power = strength(counts, self.rules)
         solos = [a for a in legal if isinstance(a, OpenSolo)]
-        if solos and power >= self.open_solo_at:
+        if solos and power >= self.call_solo_at:
             return solos[0]
-        if SOLO in legal and power >= self.open_solo_at:
+        if SOLO in legal and power >= self.call_solo_at:
             return SOLO
         calls = [a for a in legal if isinstance(a, Call)]
         if not calls:
