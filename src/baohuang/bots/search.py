@@ -43,7 +43,7 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ..engine.actions import PASS, Action
 from ..engine.cards import SMALL_JOKER
@@ -230,55 +230,65 @@ class SearchBot(HeuristicBot):
         return sum(view.counts) <= (self.endgame if view.lead else self.lead_endgame)
 
     def _best(self, view: View, options: list[Action]) -> int:
-        """The index of the option to play: the best mean score over the determinizations if
-        ahead of the heuristic's (index 0) by ``margin`` and ``sure`` standard errors, else 0.
-        After ``prune`` deals only the options ahead of the heuristic's are played on."""
-        deadline = None if self.budget_s is None else time.perf_counter() + self.budget_s
-        scores: list[list[int]] = [[] for _ in options]
-        alive = list(range(len(options)))
+        """The index of the play-phase option to take (:meth:`_pick`) over up to ``samples``
+        determinizations (:meth:`_deals`), each option played out by the heuristic's policy."""
         suspect = self._suspicion()
-        for deals, (guard, hands) in enumerate(self._deals(view)):
-            if deals >= self.samples or (
-                deals >= 2 and deadline is not None and time.perf_counter() > deadline
-            ):
-                break
+        deals = self._deals(view)
+
+        def scored(alive: list[int]) -> list[int]:
+            guard, hands = next(deals)
+            values = []
             for k in alive:
                 position = self._position(view, [list(h) for h in hands], guard, suspect)
                 option = options[k]
                 position.step(option if isinstance(option, Play) else None)
-                scores[k].append(self._value(view, self.policy.playout(position), guard))
-            if deals + 1 == self.prune:
+                values.append(self._value(view, self.policy.playout(position), guard))
+            return values
+
+        return self._pick(len(options), self.samples, self.prune, scored)
+
+    def _role(self, view: View, legal: list[Action], base: Action) -> Action:
+        """The role-phase answer (:mod:`.rolesearch`, :meth:`_pick`) over ``roles``
+        determinizations of the whole deal; ``base`` is the heuristic's."""
+        answers = role_answers(base, legal, view.hand or ())
+        me = view.seat
+        assert me is not None
+        bot = HeuristicBot(self.rules)
+
+        def scored(alive: list[int]) -> list[int]:
+            hands, first, turns = sample_cards(view, self.rules, self.memory.asked, self.rng)
+            root = determinize(view, self.rules, hands, first=first, turns=turns)
+            values = []
+            for k in alive:
+                game = root.clone()
+                played = settle(game, me, answers[k], bot)
+                values.append(settled_value(game, me, self.policy) if played else 0)
+            return values
+
+        return answers[self._pick(len(answers), self.roles, self.role_prune, scored)]
+
+    def _pick(
+        self, options: int, deals: int, prune: int, scored: Callable[[list[int]], list[int]]
+    ) -> int:
+        """The index of the option to take: the best mean score over up to ``deals``
+        determinizations if :meth:`_ahead` of option 0's (the heuristic's choice), else 0.
+        ``scored`` deals a new one and scores the options alive on it; after ``prune`` deals
+        only the options ahead of option 0 stay alive. Sampling stops when ``budget_s`` is
+        spent, after two deals at least."""
+        deadline = None if self.budget_s is None else time.perf_counter() + self.budget_s
+        scores: list[list[int]] = [[] for _ in range(options)]
+        alive = list(range(options))
+        for done in range(deals):
+            if done >= 2 and deadline is not None and time.perf_counter() > deadline:
+                break
+            for k, value in zip(alive, scored(alive), strict=True):
+                scores[k].append(value)
+            if done + 1 == prune:
                 alive = [0, *(k for k in alive[1:] if sum(scores[k]) > sum(scores[0]))]
                 if len(alive) == 1:
                     return 0
         best = max(alive, key=lambda k: sum(scores[k]))
         return best if self._ahead(scores[best], scores[0]) else 0
-
-    def _role(self, view: View, legal: list[Action], base: Action) -> Action:
-        """The role-phase answer (:mod:`.rolesearch`): the best mean score over ``roles``
-        determinizations if ahead of the heuristic's ``base`` as :meth:`_ahead` says."""
-        answers = role_answers(base, legal, view.hand or ())
-        me = view.seat
-        assert me is not None
-        deadline = None if self.budget_s is None else time.perf_counter() + self.budget_s
-        scores: list[list[int]] = [[] for _ in answers]
-        alive = list(range(len(answers)))
-        bot = HeuristicBot(self.rules)
-        for deals in range(self.roles):
-            if deals >= 2 and deadline is not None and time.perf_counter() > deadline:
-                break
-            hands, first, turns = sample_cards(view, self.rules, self.memory.asked, self.rng)
-            root = determinize(view, self.rules, hands, first=first, turns=turns)
-            for k in alive:
-                game = root.clone()
-                played = settle(game, me, answers[k], bot)
-                scores[k].append(settled_value(game, me, self.policy) if played else 0)
-            if deals + 1 == self.role_prune:
-                alive = [0, *(k for k in alive[1:] if sum(scores[k]) > sum(scores[0]))]
-                if len(alive) == 1:
-                    return base
-        best = max(alive, key=lambda k: sum(scores[k]))
-        return answers[best] if self._ahead(scores[best], scores[0]) else base
 
     def _ahead(self, option: list[int], base: list[int]) -> bool:
         """Whether ``option``'s scores lead ``base``'s, deal by deal, by more than ``margin``
