@@ -13,6 +13,8 @@ from typing import Any
 import httpx
 import pytest
 
+from baohuang.bots.base import BOTS
+from baohuang.bots.learned import LearnedBot
 from baohuang.protocol.messages import TableConfig
 from baohuang.server.app import create_app
 from baohuang.server.lobby import CODE_LENGTH, CODE_LETTERS, Lobby
@@ -301,5 +303,43 @@ def test_room_lookups_are_rate_limited_against_guessing(tmp_path: Path) -> None:
         limited = await client.get("/api/rooms/ZZZZZZ")
         assert limited.status_code == 429
         assert limited.json()["detail"]["key"] == "error.rate.rooms"
+
+    asyncio.run(_http(tmp_path, test))
+
+
+# ------------------------------------------------------------------------------ bot levels
+
+
+def test_learned_bots_fill_a_weihai_table_and_play_it_out(kit: Harness) -> None:
+    """The learned level (its weihai role answers shipped in the package) fills seats and 托管
+    like any other."""
+    private_table(kit, creator=1, bots=4, bot_level="learned", preset="weihai", games=1)
+    creator = seated(kit, 1)
+    assert kit.send(creator, "start")["t"] == "ack"
+    assert kit.actor.status == "playing"
+    assert {c.bot for c in kit.actor.seats if c and c.bot} == {"learned"}
+    play_the_match_out(kit, [creator])
+    assert len(kit.actor.results) == 1
+    assert all(isinstance(kit.actor.bots[s], LearnedBot) for s in bots(kit))
+
+
+def test_a_level_the_server_lacks_is_not_offered_and_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without the rl extra there is no learned bot: /api/presets leaves it out and a table
+    asking for it is refused, naming it."""
+
+    async def test(client: httpx.AsyncClient) -> None:
+        await client.post("/api/guest", json={"name": "房主"})
+        assert "learned" in (await client.get("/api/presets")).json()["bot_levels"]
+        monkeypatch.delitem(BOTS, "learned")
+        levels = (await client.get("/api/presets")).json()["bot_levels"]
+        assert levels == ["auto", "random", "heuristic", "search"]
+        made = await client.post("/api/tables", json={"bots": 4, "bot_level": "learned"})
+        assert made.status_code == 422
+        detail = made.json()["detail"]
+        assert detail["key"] == "error.server.bot_missing"
+        assert "learned" in detail["message"] and "learned" in detail["zh"]
+        assert (await client.get("/api/tables")).json()["tables"] == []
 
     asyncio.run(_http(tmp_path, test))

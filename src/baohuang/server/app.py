@@ -24,6 +24,7 @@ from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 from sqlalchemy import case, func, select
 from starlette.websockets import WebSocketDisconnect
 
+from ..bots.base import is_bot
 from ..engine.rules import OPTIONS, PRESETS, Rules
 from ..protocol.messages import (
     SIGNALS,
@@ -167,7 +168,7 @@ def create_app(
         return {
             "presets": {name: rules.to_dict() for name, rules in PRESETS.items()},
             "options": {name: type(getattr(Rules(), name)).__name__ for name in sorted(OPTIONS)},
-            "bot_levels": list(BotLevel.__args__),  # type: ignore[attr-defined]
+            "bot_levels": [b for b in BotLevel.__args__ if is_bot(b)],  # type: ignore[attr-defined]
             "signals": {key: list(MESSAGES[f"signal.{key}"]) for key in SIGNALS},
         }
 

@@ -13,6 +13,7 @@ from sqlalchemy import update
 from sqlalchemy.orm import Session
 
 from .. import __version__
+from ..bots.base import is_bot
 from ..engine.errors import RulesError
 from ..engine.rules import Rules
 from ..protocol.messages import SEATS, TableConfig, TableInfo
@@ -99,6 +100,8 @@ class Lobby:
             raise AccountError(422, "bad_rules", exc.code, **exc.params) from None
         except TypeError as exc:
             raise AccountError(422, "bad_rules", "error.rules.bad", reason=str(exc)) from None
+        if not is_bot(config.bot_level):  # learned without the rl extra
+            raise AccountError(422, "bad_bot", "error.server.bot_missing", bot=config.bot_level)
         table_id = self.token(4)
         seed = self.token(32)  # never published: the table's bots draw from it
         epoch = await self._own_new(table_id)
