@@ -72,7 +72,7 @@ class AutoBot:
 BotFactory = Callable[[Rules, str], Bot]
 
 #: The bots by name, weakest first: ``search`` (the heuristic with endgame and role-phase
-#: search) leads ``heuristic`` by 0.25 points/game in classic and 1.17 in weihai over 500
+#: search) leads ``heuristic`` by 0.23 points/game in classic and 1.17 in weihai over 500
 #: duplicate deals (bench/search.md); ``learned`` (weihai's role answers learned, the
 #: heuristic's play) by 0.47 in weihai (bench/learned.md).
 BOTS: dict[str, BotFactory] = {
