@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from baohuang.bots.base import BOTS
+from baohuang.bots.heuristic import HeuristicBot
 from baohuang.bots.learned import LearnedBot
 from baohuang.protocol.messages import TableConfig
 from baohuang.server.app import create_app
@@ -321,6 +322,20 @@ def test_learned_bots_fill_a_weihai_table_and_play_it_out(kit: Harness) -> None:
     play_the_match_out(kit, [creator])
     assert len(kit.actor.results) == 1
     assert all(isinstance(kit.actor.bots[s], LearnedBot) for s in bots(kit))
+
+
+def test_a_stored_table_whose_level_the_server_lacks_plays_on_with_the_heuristic(
+    kit: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table made with the learned level, run later by a server without the rl extra: its
+    bots play the heuristic rather than stall at their first turn."""
+    private_table(kit, creator=1, bots=4, bot_level="learned", preset="weihai", games=1)
+    monkeypatch.delitem(BOTS, "learned")
+    creator = seated(kit, 1)
+    assert kit.send(creator, "start")["t"] == "ack"
+    play_the_match_out(kit, [creator])
+    assert len(kit.actor.results) == 1
+    assert all(type(kit.actor.bots[s]) is HeuristicBot for s in bots(kit))
 
 
 def test_a_level_the_server_lacks_is_not_offered_and_is_refused(

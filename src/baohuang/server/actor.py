@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
-from ..bots.base import make_bot
+from ..bots.base import is_bot, make_bot
 from ..bots.heuristic import HeuristicBot
 from ..engine.actions import Action, Escape, parse_action
 from ..engine.cards import format_cards
@@ -696,6 +696,11 @@ class TableActor(TableState):
         level = chair.bot or self.config.bot_level
         bot = self.bots[seat]
         if bot is None:
+            if not is_bot(level):  # a stored table's level this server lacks (no rl extra)
+                log.warning(
+                    "table %s: no %s bot here, seat %d plays heuristic", self.id, level, seat
+                )
+                level = "heuristic"
             bot = self.bots[seat] = make_bot(level, self.rules, f"{self.seed}/{seat}")
         view, legal = game.view(seat), game.legal_actions()
         if level == "search":
