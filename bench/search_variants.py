@@ -1,7 +1,7 @@
 """A variant of the search bot (or of the heuristic) against the heuristic, in a duplicate arena.
 
     .venv/bin/python bench/search_variants.py --preset classic --deals 200 --seed s6 --jobs 2 \\
-        endgame=120 lead_endgame=60 infer=3
+        endgame=120 lead_endgame=60 read=4
     .venv/bin/python bench/search_variants.py --heuristic --preset kk_classic --seed h1 \\
         open_solo_at=0.0
 

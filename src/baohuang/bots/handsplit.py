@@ -55,6 +55,14 @@ def unseen_counts(view: View, mine: Sequence[int], rules: Rules) -> list[int]:
     return [max(0, pack[r] - played.get(RANK_SYMBOLS[r], 0) - mine[r]) for r in range(NUM_RANKS)]
 
 
+def reveal_rank(called: str | None, rules: Rules) -> int | None:
+    """The rank of the card an unrevealed guard still holds: the ``called`` card (R8.8, R11)
+    or B* (R9.4)."""
+    if called:
+        return CARD_RANK[called]
+    return SMALL_JOKER if "B" in rules.marked else None
+
+
 @cache
 def held_ranks(rules: Rules) -> frozenset[int]:
     """Ranks whose plays must empty the hand: 6s (R6.7 憋6), 3s (R6.8 清3)."""

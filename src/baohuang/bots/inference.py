@@ -1,28 +1,50 @@
 """Reading the other seats' hands from how they played, for the ``search`` bot.
 
-A determinization (:func:`~baohuang.bots.search.sample_hands`) honours the hard facts of the
-view: counts, cards played, the called card. How the seats played says more: a seat that led
-the nines probably had nothing lower to lead, one that passed on a rebel's small play probably
-had nothing small enough to beat it. :class:`PlayRecord` keeps what the bot saw of the play
-phase since its last few turns (R14: its own views; every other seat's play is in the round's
-trick at its next turn, R6.2, R6.3); :meth:`PlayRecord.weight` replays that stretch on a
-sampled deal, the other seats played by the heuristic's policy
-(:class:`~baohuang.bots.playout.Policy`), and scores the deal by how many of their actions the
-policy reproduces: each action it does not reproduce multiplies the weight by ``miss``.
-Against heuristic opponents (and against people who play alike) deals that explain their
-actions are the likely ones; ``miss`` above 0 keeps every deal possible, so that a seat that
-plays otherwise only weakens the reading.
+A determinization drawn from the view alone (:func:`~baohuang.bots.search.sample_hands`) honours
+the hard facts: counts, cards played, the called card. How the seats played says more: a seat
+that led the nines probably had nothing lower to lead, one that passed on a rebel's small play
+probably had nothing small enough to beat it. The bot keeps every action of the play phase it
+has seen (:class:`PlayLog`; R14: its own views, every other seat's play being in the round's
+trick at its next turn, R6.2, R6.3) and replays them publicly: each other seat's decision is a
+:class:`Frame`, the position as everyone saw it then. A seat's hand at each of its decisions
+is its hand now plus what it played since, so a deal's *misses*, the decisions that the
+heuristic's policy (:class:`~baohuang.bots.playout.Policy`) does not reproduce on it, add up
+seat by seat.
+
+:class:`HandReader` samples deals in proportion to ``miss`` to the power of their misses by
+Markov chain Monte Carlo: a step swaps a random card between two other seats (the unrevealed
+guard's called card, when it moves, taking the guard with it) and is kept with the
+Metropolis chance, only the two seats' decisions being replayed. The chains persist through
+the game: at each search the cards played since are given to the seats that played them, a
+few steps are taken, and the deals are read off the chains. Against heuristic opponents (and
+against people who play alike) the deals that explain their actions are the likely ones;
+``miss`` above 0 keeps every deal possible, so that a seat that plays otherwise only weakens
+the reading.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import copy
+import itertools
+import math
+import random
+import time
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from ..engine.cards import BIG_JOKER, SMALL_JOKER, TWO, parse_cards
+from ..engine.cards import BIG_JOKER, NUM_RANKS, SMALL_JOKER, TWO, parse_cards
 from ..engine.plays import Play
+from ..engine.rules import Rules
+from ..engine.state import SEATS
 from ..engine.views import TrickEntry, View
+from .handsplit import rank_counts_of, reveal_rank, unseen_counts
 from .playout import Policy, Position
+from .suspicion import OVERTAKE_EMPEROR, PASS_ON_EMPEROR
+
+#: A determinization: the guard drawn and every seat's rank counts.
+Deal = tuple[int | None, list[list[int]]]
+#: An action of the play phase: the seat and its play (``None``: a pass).
+Act = tuple[int, Play | None]
 
 
 def play_of(cards: str) -> Play:
@@ -30,103 +52,188 @@ def play_of(cards: str) -> Play:
     return Play.from_cards(parse_cards(cards))
 
 
-def add_play(hand: list[int], play: Play) -> None:
-    """Give ``play``'s cards back to ``hand`` (rank counts)."""
+def cards_of(play: Play) -> list[int]:
+    """A play's cards as rank counts."""
+    counts = [0] * NUM_RANKS
     if play.count:
-        hand[play.rank] += play.count
-    hand[TWO] += play.twos
-    hand[SMALL_JOKER] += play.small
-    hand[BIG_JOKER] += play.big
+        counts[play.rank] += play.count
+    counts[TWO] += play.twos
+    counts[SMALL_JOKER] += play.small
+    counts[BIG_JOKER] += play.big
+    return counts
+
+
+def exchange(give: list[int], take: list[int], x: int, y: int) -> None:
+    """``give`` hands a card of rank ``x`` to ``take`` for one of rank ``y``."""
+    give[x] -= 1
+    take[x] += 1
+    take[y] -= 1
+    give[y] += 1
 
 
 @dataclass(slots=True)
-class Turn:
-    """One of the bot's own play-phase turns: the view it acted on, its suspicion then, its
-    hand (rank counts) and what it played (``None``: a pass)."""
+class Frame:
+    """One decision of another seat: the public position then (``position.hands`` is scratch
+    space), what it did, and the cards it had played before it."""
 
-    view: View
-    suspect: list[float]
-    hand: list[int]
-    play: Play | None = None
+    seat: int
+    play: Play | None
+    position: Position
+    before: list[int]
+    #: The index in :attr:`PlayLog.actions` of the action the frame precedes.
+    at: int
 
 
 @dataclass(slots=True)
-class PlayRecord:
-    """The bot's last ``turns`` play-phase turns and every action seen since the oldest."""
+class PlayLog:
+    """Every action of the play phase the bot has seen, and its public replay."""
 
-    turns: int = 2
-    #: Kept turns, oldest first, and per kept turn the actions of the others that followed it
-    #: up to the next kept turn (or now), as (seat, play or ``None`` for a pass).
-    kept: list[Turn] = field(default_factory=list)
-    after: list[list[tuple[int, Play | None]]] = field(default_factory=list)
+    actions: list[Act] = field(default_factory=list)
+    frames: list[Frame] = field(default_factory=list)
+    #: Per seat, the rank counts it has played in the frames replayed so far.
+    played: list[list[int]] = field(default_factory=lambda: [[0] * NUM_RANKS] * SEATS)
     deal: int = -1
     seq: int = -1
+    trick: tuple[TrickEntry, ...] | None = None
+    replay: Position | None = None
+    replayed: int = 0
+    #: The replayed round's actions so far; per seat, the round as it saw it at its last turn
+    #: and its guard suspicion then (each heuristic seat reads only its own views, R14).
+    round: list[Act] = field(default_factory=list)
+    seen: list[list[Act]] = field(default_factory=lambda: [[] for _ in range(SEATS)])
+    suspects: list[list[float]] = field(default_factory=lambda: [[1.0] * SEATS] * SEATS)
+    #: The replay stopped following the log (a turn it could not place): no more frames.
+    lost: bool = False
 
-    def see(self, view: View, suspect: Sequence[float], hand: list[int]) -> None:
-        """A new turn of the bot's in the play phase: read the others' actions since its last
-        turn from ``view``'s trick, and keep this turn."""
-        if view.deal != self.deal or view.seq < self.seq:
-            self.kept.clear()
-            self.after.clear()
-        self.deal, self.seq = view.deal, view.seq
-        if self.kept:
-            last = self.kept[-1]
-            self.after[-1] = _since(last.view.trick, view.trick, last.view.seat)
-        self.kept.append(Turn(view, list(suspect), list(hand)))
-        self.after.append([])
-        if len(self.kept) > self.turns:
-            del self.kept[0], self.after[0]
+    def see(self, view: View) -> bool:
+        """A turn of the bot's in the play phase: read the others' actions since its last
+        turn from ``view``'s trick (all of it at the first). Whether a new deal began."""
+        fresh = view.deal != self.deal or view.seq < self.seq
+        if fresh:
+            self.__init__()  # type: ignore[misc]
+            self.deal = view.deal
+        self.seq = view.seq
+        if self.trick is None:
+            seen = [(e.seat, None if e.action == "pass" else play_of(e.action)) for e in view.trick]
+        else:
+            seen = _since(self.trick, view.trick, view.seat)
+        self.actions.extend(seen)
+        self.trick = view.trick
+        return fresh
 
-    def acted(self, play: Play | None) -> None:
-        """What the bot played at the turn it :meth:`see`-ed last."""
-        if self.kept:
-            self.kept[-1].play = play
+    def acted(self, seat: int, play: Play | None) -> None:
+        """What the bot did at the turn it :meth:`see`-ed last."""
+        self.actions.append((seat, play))
 
-    def weight(
-        self,
-        policy: Policy,
-        hands: list[list[int]],
-        guard: int | None,
-        miss: float,
-        position: Callable[[View, list[list[int]], int | None, list[float]], Position],
-    ) -> float:
-        """How well the deal ``hands`` (rank counts now) with ``guard`` explains the other
-        seats' actions since the oldest kept turn: ``miss`` to the power of the actions the
-        heuristic's policy would not have taken (passes that ended a round included). The
-        record is replayed from the oldest kept turn on ``position(view, hands, guard,
-        suspect)``; a replay that cannot follow the record (a seat out of turn) weighs 1."""
-        if len(self.kept) < 2:
-            return 1.0
-        first, me = self.kept[0], self.kept[0].view.seat
-        assert me is not None
-        then = [list(h) for h in hands]  # the hands at the oldest kept turn
-        then[me] = list(first.hand)
-        for actions in self.after:
-            for seat, play in actions:
-                if play is not None:
-                    add_play(then[seat], play)
-        at = position(first.view, then, guard, first.suspect)
-        weight = 1.0
-        for turn, actions in zip(self.kept[:-1], self.after, strict=False):
-            at.step(turn.play)
-            for seat, play in [*actions, (me, None)]:
-                while not at.over and at.turn != seat and at.lead is not None:
-                    if policy.act(at) is not None:  # a pass seen only as the round's end
-                        weight *= miss
-                    at.step(None)
-                if at.over or at.turn != seat:
-                    return 1.0
-                if seat == me:  # the bot's next kept turn
-                    break
-                if policy.act(at) is not play:
-                    weight *= miss
-                at.step(play)
-        return weight
+    def update(self, view: View, rules: Rules) -> None:
+        """Replay the actions not yet replayed, keeping a :class:`Frame` for each decision of
+        another seat; a pass that ended a round, seen only as the round's end, is one too."""
+        acts, me = self.actions, view.seat
+        if not acts or self.lost:
+            return
+        position = self.replay or self._start(view, rules)
+        reveal_at = self._reveal_index(view, rules, position)
+        if reveal_at is not None and reveal_at < self.replayed:  # replayed before it showed
+            position.known = True
+            for frame in self.frames:
+                frame.position.known = frame.position.known or frame.at > reveal_at
+        for i in range(self.replayed, len(acts)):
+            seat, play = acts[i]
+            while position.turn != seat and position.lead is not None and not position.over:
+                if position.turn != me:
+                    self._keep(position, position.turn, None, i)
+                self._step(position, position.turn, None)
+            if position.over or position.turn != seat:
+                self.lost = True
+                return
+            if seat != me:
+                self._keep(position, seat, play, i)
+            if play is not None:
+                row = self.played[seat] = list(self.played[seat])
+                for r, n in enumerate(cards_of(play)):
+                    row[r] += n
+            self._step(position, seat, play)
+            if i == reveal_at:
+                position.known = True
+        self.replayed = len(acts)
+
+    def _start(self, view: View, rules: Rules) -> Position:
+        """The public position at the first action: sizes and the cards not yet played, the
+        hands themselves left empty (a replay reads only a frame's own seat's hand)."""
+        sizes = list(view.counts)
+        for seat, play in self.actions:
+            if play is not None:
+                sizes[seat] += play.size
+        first = self.actions[0][0]
+        assert view.emperor is not None
+        self.replay = Position(
+            hands=[[0] * NUM_RANKS for _ in range(SEATS)],
+            turn=first,
+            lead=None,
+            last=first,
+            passes=0,
+            places=[],
+            emperor=view.emperor,
+            guard=None,
+            known=view.solo == "open" or view.open_guard,
+        )
+        self.replay.sizes = sizes
+        mine = rank_counts_of(view.hand or ())
+        unseen = unseen_counts(view, mine, rules)
+        self.replay.pool = pool = [u + m for u, m in zip(unseen, mine, strict=True)]
+        for _, play in self.actions:  # every card not played before the first action
+            if play is not None:
+                for r, n in enumerate(cards_of(play)):
+                    pool[r] += n
+        return self.replay
+
+    def _reveal_index(self, view: View, rules: Rules, position: Position) -> int | None:
+        """The action that revealed the guard (its last play of the revealing rank, R8.8,
+        R9.4), when the view shows it revealed and the replay does not yet."""
+        rank = reveal_rank(view.called, rules)
+        if position.known or not view.guard_revealed or view.guard is None or rank is None:
+            return None
+        shown = [
+            i
+            for i, (seat, play) in enumerate(self.actions)
+            if seat == view.guard and play is not None and cards_of(play)[rank]
+        ]
+        return shown[-1] if shown else None
+
+    def _step(self, position: Position, seat: int, play: Play | None) -> None:
+        position.step(play)
+        if position.lead is None:  # the round ended: the trick is cleared
+            self.round = []
+        else:
+            self.round.append((seat, play))
+
+    def _keep(self, position: Position, seat: int, play: Play | None, at: int) -> None:
+        """A frame for ``seat`` about to act, with the suspicion it holds then."""
+        snap = copy.copy(position)
+        snap.sizes, snap.pool = list(position.sizes), list(position.pool)
+        snap.places, snap.suspect = list(position.places), self._suspicion(seat, position)
+        self.frames.append(Frame(seat, play, snap, self.played[seat], at))
+
+    def _suspicion(self, seat: int, position: Position) -> list[float]:
+        """``seat``'s guard suspicion at its turn now, updated as the heuristic bot updates
+        it from the round it sees (:meth:`HeuristicBot._observe`)."""
+        trick, seen, emperor = self.round, self.seen[seat], position.emperor
+        fresh = trick[len(seen) :] if trick[: len(seen)] == seen else trick
+        start = len(trick) - len(fresh)
+        winner = next((s for s, p in reversed(trick[:start]) if p is not None), None)
+        suspect = self.suspects[seat] = list(self.suspects[seat])
+        for s, p in fresh:
+            if s != emperor and winner == emperor:
+                suspect[s] *= PASS_ON_EMPEROR if p is None else OVERTAKE_EMPEROR
+            if p is not None:
+                winner = s
+        self.seen[seat] = list(trick)
+        return list(suspect)
 
 
 def _since(
     before: tuple[TrickEntry, ...], now: tuple[TrickEntry, ...], me: int | None
-) -> list[tuple[int, Play | None]]:
+) -> list[Act]:
     """The other seats' actions between the turn whose trick was ``before`` (the bot's own
     entry follows it) and the trick ``now``: the rest of the same round, or, when a new round
     began (the old one ended in passes after the bot's play, or with the bot's pass), the new
@@ -135,3 +242,177 @@ def _since(
     same = len(now) > mine and now[:mine] == before and now[mine].seat == me
     fresh = now[mine + 1 :] if same else now
     return [(e.seat, None if e.action == "pass" else play_of(e.action)) for e in fresh]
+
+
+@dataclass(slots=True)
+class Chain:
+    """One Markov chain's deal: the guard, every seat's rank counts now, each seat's misses."""
+
+    guard: int | None
+    hands: list[list[int]]
+    misses: list[int]
+
+
+class HandReader:
+    """Deals for ``view``'s seat that explain the other seats' play (module docstring):
+    ``chains`` Markov chains, ``burn`` steps each at the first search of a game and ``steps``
+    at the later ones, ``thin`` steps between two deals read off one chain."""
+
+    def __init__(
+        self,
+        policy: Policy,
+        rng: random.Random,
+        *,
+        chains: int = 4,
+        burn: int = 1000,
+        steps: int = 100,
+        thin: int = 5,
+        miss: float = 0.002,
+    ) -> None:
+        self.policy, self.rules, self.rng = policy, policy.rules, rng
+        self.size, self.burn, self.steps, self.thin = chains, burn, steps, thin
+        self.log_miss = math.log(miss)
+        self.log = PlayLog()
+        self.chains: list[Chain] = []
+        self.read = 0  # actions the chains have been brought up to
+        #: (frame, the seat's hand then, whether it is the guard) -> the policy's action.
+        self.cache: dict[tuple[int, tuple[int, ...], bool], Play | None] = {}
+        self.by_seat: dict[int, list[int]] = {}
+
+    def see(self, view: View) -> None:
+        """A play-phase turn of the bot's (:meth:`PlayLog.see`)."""
+        if self.log.see(view):
+            self.chains, self.cache, self.read = [], {}, 0
+
+    def acted(self, seat: int, play: Play | None) -> None:
+        self.log.acted(seat, play)
+
+    def misses(self, seat: int, hand: Sequence[int], guard: int | None, limit: int) -> int:
+        """How many of ``seat``'s decisions the policy does not reproduce if it holds ``hand``
+        now and ``guard`` is the guard; counting stops past ``limit``."""
+        start = [h + p for h, p in zip(hand, self.log.played[seat], strict=True)]
+        frames, cache, act = self.log.frames, self.cache, self.policy.act
+        guarding = seat == guard
+        count = 0
+        for i in self.by_seat.get(seat, ()):
+            frame = frames[i]
+            then = tuple([s - b for s, b in zip(start, frame.before, strict=True)])
+            key = (i, then, guarding)
+            if key in cache:
+                chosen = cache[key]
+            else:
+                position = frame.position
+                position.hands[seat] = list(then)
+                position.guard = guard
+                chosen = cache[key] = act(position)
+            if chosen is not frame.play:
+                count += 1
+                if count > limit:
+                    break
+        return count
+
+    def deals(
+        self, view: View, draw: Iterator[Deal], deadline: float | None = None
+    ) -> Iterator[Deal]:
+        """Deals for ``view`` (its seat to play), endlessly; ``draw`` gives deals from the view
+        alone to start chains from. Steps stop at ``deadline`` (``time.perf_counter``)."""
+        self._update(view)
+        me = view.seat
+        assert me is not None
+        if self.chains:
+            self.chains = [self._catch_up(view, chain, draw) for chain in self.chains]
+            steps = self.steps
+        else:
+            self.chains = [self._chain(view, *next(draw)) for _ in range(self.size)]
+            steps = self.burn
+        self.read = len(self.log.actions)
+        others = [s for s in range(SEATS) if s != me and view.counts[s]]
+        movable = len(others) > 1
+        rank = None if view.guard_revealed else reveal_rank(view.called, self.rules)
+        for chain in self.chains:
+            for _ in range(steps if movable else 0):
+                if deadline is not None and time.perf_counter() > deadline:
+                    break
+                self._step(view, chain, others, rank)
+        for n in itertools.count():
+            chain = self.chains[n % self.size]
+            if n >= self.size and movable:
+                for _ in range(self.thin):
+                    self._step(view, chain, others, rank)
+            yield chain.guard, [list(h) for h in chain.hands]
+
+    def explain(self, view: View, guard: int | None, hands: list[list[int]]) -> list[int]:
+        """Per seat, the misses of the deal ``hands`` with ``guard`` (0 for ``view``'s seat)
+        over the play so far."""
+        self._update(view)
+        return self._chain(view, guard, hands).misses
+
+    def _update(self, view: View) -> None:
+        """Replay the log up to ``view`` and index the frames by seat, the latest first."""
+        self.log.update(view, self.rules)
+        self.by_seat = {}
+        for i in range(len(self.log.frames) - 1, -1, -1):
+            self.by_seat.setdefault(self.log.frames[i].seat, []).append(i)
+
+    def _chain(self, view: View, guard: int | None, hands: list[list[int]]) -> Chain:
+        me = view.seat
+        misses = [0 if s == me else self.misses(s, hands[s], guard, 1 << 30) for s in range(SEATS)]
+        return Chain(guard, hands, misses)
+
+    def _catch_up(self, view: View, chain: Chain, draw: Iterator[Deal]) -> Chain:
+        """The chain's deal with the cards played since its last search given to the seats
+        that played them (from another seat, in exchange for a card of theirs) and taken out;
+        a new chain where that cannot be done."""
+        me, hands, rng = view.seat, chain.hands, self.rng
+        assert me is not None
+        for seat, play in self.log.actions[self.read :]:
+            if play is None or seat == me:
+                continue
+            hand, need = hands[seat], cards_of(play)
+            for r, n in enumerate(need):
+                while hand[r] < n:
+                    donors = [t for t in range(SEATS) if t not in (me, seat) and hands[t][r]]
+                    spare = [x for x in range(NUM_RANKS) if hand[x] > need[x]]
+                    if not donors or not spare:
+                        return self._chain(view, *next(draw))
+                    exchange(hands[rng.choice(donors)], hand, r, rng.choice(spare))
+            for r, n in enumerate(need):
+                hand[r] -= n
+        hands[me] = rank_counts_of(view.hand or ())
+        if view.solo == "open" or view.guard is not None:
+            chain.guard = view.guard
+        rank = None if view.guard_revealed else reveal_rank(view.called, self.rules)
+        guard = chain.guard
+        if guard is not None and guard != me and rank is not None and not hands[guard][rank]:
+            holders = [t for t in range(SEATS) if t not in (me, view.emperor) and hands[t][rank]]
+            chain.guard = rng.choice(holders) if holders else guard
+        return self._chain(view, chain.guard, hands)
+
+    def _step(self, view: View, chain: Chain, others: list[int], rank: int | None) -> None:
+        """One Metropolis step: swap a random card of seat ``a`` with one of seat ``b``."""
+        rng, hands, guard = self.rng, chain.hands, chain.guard
+        a, b = rng.sample(others, 2)
+        hand_a, hand_b = hands[a], hands[b]
+        x = rng.choices(range(NUM_RANKS), hand_a)[0]
+        y = rng.choices(range(NUM_RANKS), hand_b)[0]
+        if x == y:
+            return
+        moved = guard
+        if rank is not None and guard not in (None, view.seat):  # the called card may move
+            if guard == a and x == rank and rng.random() * hand_a[x] < 1:
+                moved = b
+            elif guard == b and y == rank and rng.random() * hand_b[y] < 1:
+                moved = a
+            if moved == view.emperor:
+                return
+        # kept with chance miss ** (added misses): allow as many as a uniform draw permits
+        allowed = math.floor(math.log(1.0 - rng.random()) / self.log_miss)
+        limit = chain.misses[a] + chain.misses[b] + allowed
+        exchange(hand_a, hand_b, x, y)
+        new_a = self.misses(a, hand_a, moved, limit)
+        new_b = self.misses(b, hand_b, moved, limit - new_a) if new_a <= limit else 0
+        if new_a <= limit and new_a + new_b <= limit:
+            chain.guard = moved
+            chain.misses[a], chain.misses[b] = new_a, new_b
+        else:
+            exchange(hand_b, hand_a, x, y)

@@ -16,10 +16,9 @@ the deal-by-deal lead: a whole-game playout varies by several points, so a few d
 prove little); after ``prune`` deals only the candidates ahead of the heuristic's choice are
 played on.
 
-With ``infer`` the deals also follow from how the seats played (:mod:`baohuang.bots.inference`):
-the bot keeps its last ``infer`` turns and what the others did since, draws ``proposals`` deals
-for each one it plays out and keeps one of them with a chance in proportion to how many of the
-others' actions the heuristic's policy reproduces on it.
+With ``read`` the deals also follow from how the seats played (:mod:`baohuang.bots.inference`):
+``read`` Markov chains over the deals weighted by how many of the other seats' decisions in the
+play phase so far the heuristic's policy reproduces on them (``miss`` per decision it does not).
 
 Measured in duplicate arenas against ``heuristic`` (bench/search.md): searching more of the
 game paid (following with at most 60, 90 or 120 cards left in all hands, in that order), more
@@ -46,21 +45,17 @@ import time
 from collections.abc import Callable, Iterator
 
 from ..engine.actions import PASS, Action
-from ..engine.cards import SMALL_JOKER
 from ..engine.determinize import ROLE_PHASES, determinize
 from ..engine.plays import Play
 from ..engine.rules import Rules
 from ..engine.scoring import score
 from ..engine.state import SEATS
 from ..engine.views import View
-from .handsplit import CARD_RANK, is_control, rank_counts_of, unseen_counts
+from .handsplit import is_control, rank_counts_of, reveal_rank, unseen_counts
 from .heuristic import HeuristicBot
-from .inference import PlayRecord
+from .inference import Deal, HandReader
 from .playout import Policy, Position
 from .rolesearch import role_answers, sample_cards, settle, settled_value
-
-#: A determinization: the guard drawn and every seat's rank counts.
-Deal = tuple[int | None, list[list[int]]]
 
 
 def guard_odds(view: View, odds: list[float]) -> list[tuple[int | None, float]]:
@@ -74,14 +69,6 @@ def guard_odds(view: View, odds: list[float]) -> list[tuple[int | None, float]]:
         (s, odds[s]) for s in range(SEATS) if odds[s] > 0 and view.counts[s]
     ]
     return seats or [(None, 1.0)]
-
-
-def reveal_rank(called: str | None, rules: Rules) -> int | None:
-    """The rank of the card an unrevealed guard still holds: the ``called`` card (R8.8, R11)
-    or B* (R9.4)."""
-    if called:
-        return CARD_RANK[called]
-    return SMALL_JOKER if "B" in rules.marked else None
 
 
 def sample_hands(
@@ -172,9 +159,8 @@ class SearchBot(HeuristicBot):
         lead_endgame: int = 60,
         limit: int = 4,
         prune: int = 2,
-        infer: int = 0,
-        miss: float = 0.2,
-        proposals: int = 4,
+        read: int = 0,
+        miss: float = 0.002,
         sure: float = 0.0,
         roles: int = 32,
         role_prune: int = 4,
@@ -190,18 +176,15 @@ class SearchBot(HeuristicBot):
         #: Standard errors by which a candidate's lead over the heuristic's choice, deal by
         #: deal, must exceed 0 besides ``margin`` (0: the margin alone).
         self.sure = sure
-        #: Inference (:mod:`.inference`): the own turns kept (0: none), the weight of each
-        #: action the heuristic would not have taken, deals drawn per deal played out.
-        self.infer = infer
-        self.miss = miss
-        self.proposals = proposals
-        self.record = PlayRecord(turns=infer)
         #: Role-phase search (:mod:`.rolesearch`): deals per answer (0: the heuristic's
         #: answers), after ``role_prune`` deals only the answers ahead of the heuristic's.
         self.roles = roles
         self.role_prune = role_prune
         self.rng = random.Random(seed)
         self.policy = Policy(rules)
+        #: Reading the hands (:mod:`.inference`): chains (0: deals from the view alone), the
+        #: weight of each decision the heuristic's policy does not reproduce.
+        self.reader = HandReader(self.policy, self.rng, chains=read, miss=miss) if read else None
 
     def choose(self, view: View, legal: list[Action]) -> Action:
         base = super().choose(view, legal)  # keeps the guard suspicion current
@@ -213,14 +196,15 @@ class SearchBot(HeuristicBot):
         if view.phase != "play":
             return base
         hand = rank_counts_of(view.hand or ())
-        if self.infer:
-            self.record.see(view, self._suspicion(), hand)
+        if self.reader:
+            self.reader.see(view)
         chosen = base
         if len(legal) > 1 and self.worth(view):
             options = candidates(base, legal, hand, self.limit)
             chosen = options[self._best(view, options)] if len(options) > 1 else base
-        if self.infer:
-            self.record.acted(chosen if isinstance(chosen, Play) else None)
+        if self.reader:
+            assert view.seat is not None
+            self.reader.acted(view.seat, chosen if isinstance(chosen, Play) else None)
         return chosen
 
     def worth(self, view: View) -> bool:
@@ -303,23 +287,19 @@ class SearchBot(HeuristicBot):
 
     def _deals(self, view: View) -> Iterator[Deal]:
         """Determinizations for ``view``: the guard drawn by the suspicion, the unseen cards
-        at random; with inference, drawn ``proposals`` at a time and picked by how well they
-        explain the other seats' recent actions (:meth:`PlayRecord.weight`)."""
+        at random; with a reader, deals that explain the other seats' play
+        (:meth:`HandReader.deals`, its steps given half the time budget)."""
         seats, odds = zip(*guard_odds(view, self._guard_odds(view)), strict=True)
-        reading = self.infer and len(self.record.kept) > 1
-        while True:
-            batch: list[Deal] = []
-            for _ in range(self.proposals if reading else 1):
+
+        def drawn() -> Iterator[Deal]:
+            while True:
                 guard = self.rng.choices(seats, odds)[0]
-                batch.append((guard, sample_hands(view, self.rules, guard, self.rng)))
-            if not reading:
-                yield batch[0]
-                continue
-            weights = [
-                self.record.weight(self.policy, hands, guard, self.miss, self._position)
-                for guard, hands in batch
-            ]
-            yield self.rng.choices(batch, weights)[0]
+                yield guard, sample_hands(view, self.rules, guard, self.rng)
+
+        if self.reader is None:
+            return drawn()
+        budget = None if self.budget_s is None else time.perf_counter() + self.budget_s / 2
+        return self.reader.deals(view, drawn(), budget)
 
     def _position(
         self, view: View, hands: list[list[int]], guard: int | None, suspect: list[float]
