@@ -71,7 +71,7 @@ from .handsplit import (
     strength_features,
     unseen_counts,
 )
-from .suspicion import OVERTAKE_EMPEROR, PASS_ON_EMPEROR, guard_odds, partners
+from .suspicion import guard_odds, partners, watch_round
 
 #: Linear weights of :func:`~baohuang.bots.handsplit.strength_features`: the place points (R10:
 #: +4 … −4) a hand is worth above an average one, fitted on games between heuristic bots.
@@ -207,15 +207,10 @@ class HeuristicBot:
             memory.suspect = [1.0] * SEATS
         trick, seen = view.trick, memory.trick
         fresh = trick[len(seen) :] if trick[: len(seen)] == seen else trick
-        start = len(trick) - len(fresh)
-        winner = next((e.seat for e in reversed(trick[:start]) if e.action != "pass"), None)
-        emperor = view.emperor
-        for entry in fresh:
-            passed = entry.action == "pass"
-            if entry.seat != emperor and winner == emperor:
-                memory.suspect[entry.seat] *= PASS_ON_EMPEROR if passed else OVERTAKE_EMPEROR
-            if not passed:
-                winner = entry.seat
+        before = [(e.seat, e.action == "pass") for e in trick[: len(trick) - len(fresh)]]
+        watch_round(
+            memory.suspect, view.emperor, before, ((e.seat, e.action == "pass") for e in fresh)
+        )
         memory.trick = trick
 
     def _partners(self, view: View) -> list[float]:

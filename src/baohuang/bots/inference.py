@@ -39,7 +39,7 @@ from ..engine.state import SEATS
 from ..engine.views import TrickEntry, View
 from .handsplit import rank_counts_of, reveal_rank, unseen_counts
 from .playout import Policy, Position
-from .suspicion import OVERTAKE_EMPEROR, PASS_ON_EMPEROR
+from .suspicion import watch_round
 
 #: A determinization: the guard drawn and every seat's rank counts.
 Deal = tuple[int | None, list[list[int]]]
@@ -90,7 +90,8 @@ class PlayLog:
 
     actions: list[Act] = field(default_factory=list)
     frames: list[Frame] = field(default_factory=list)
-    #: Per seat, the rank counts it has played in the frames replayed so far.
+    #: Per seat, the rank counts it has played in the frames replayed so far (a row is
+    #: replaced, never changed, so frames keep the row of their time; so are ``suspects``).
     played: list[list[int]] = field(default_factory=lambda: [[0] * NUM_RANKS] * SEATS)
     deal: int = -1
     seq: int = -1
@@ -114,7 +115,7 @@ class PlayLog:
             self.deal = view.deal
         self.seq = view.seq
         if self.trick is None:
-            seen = [(e.seat, None if e.action == "pass" else play_of(e.action)) for e in view.trick]
+            seen = _acts(view.trick)
         else:
             seen = _since(self.trick, view.trick, view.seat)
         self.actions.extend(seen)
@@ -217,16 +218,11 @@ class PlayLog:
     def _suspicion(self, seat: int, position: Position) -> list[float]:
         """``seat``'s guard suspicion at its turn now, updated as the heuristic bot updates
         it from the round it sees (:meth:`HeuristicBot._observe`)."""
-        trick, seen, emperor = self.round, self.seen[seat], position.emperor
+        trick, seen = self.round, self.seen[seat]
         fresh = trick[len(seen) :] if trick[: len(seen)] == seen else trick
-        start = len(trick) - len(fresh)
-        winner = next((s for s, p in reversed(trick[:start]) if p is not None), None)
+        before = [(s, p is None) for s, p in trick[: len(trick) - len(fresh)]]
         suspect = self.suspects[seat] = list(self.suspects[seat])
-        for s, p in fresh:
-            if s != emperor and winner == emperor:
-                suspect[s] *= PASS_ON_EMPEROR if p is None else OVERTAKE_EMPEROR
-            if p is not None:
-                winner = s
+        watch_round(suspect, position.emperor, before, ((s, p is None) for s, p in fresh))
         self.seen[seat] = list(trick)
         return list(suspect)
 
@@ -240,8 +236,12 @@ def _since(
     round's entries."""
     mine = len(before)
     same = len(now) > mine and now[:mine] == before and now[mine].seat == me
-    fresh = now[mine + 1 :] if same else now
-    return [(e.seat, None if e.action == "pass" else play_of(e.action)) for e in fresh]
+    return _acts(now[mine + 1 :] if same else now)
+
+
+def _acts(entries: Sequence[TrickEntry]) -> list[Act]:
+    """Trick entries as actions."""
+    return [(e.seat, None if e.action == "pass" else play_of(e.action)) for e in entries]
 
 
 @dataclass(slots=True)
@@ -411,7 +411,7 @@ class HandReader:
         exchange(hand_a, hand_b, x, y)
         new_a = self.misses(a, hand_a, moved, limit)
         new_b = self.misses(b, hand_b, moved, limit - new_a) if new_a <= limit else 0
-        if new_a <= limit and new_a + new_b <= limit:
+        if new_a + new_b <= limit:
             chain.guard = moved
             chain.misses[a], chain.misses[b] = new_a, new_b
         else:

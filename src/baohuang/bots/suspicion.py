@@ -9,7 +9,7 @@ these numbers and :func:`partners`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from ..engine.state import SEATS
 
@@ -48,3 +48,19 @@ def partners(
     if me == emperor:
         return [1.0 if s == me else odds[s] for s in range(SEATS)]
     return [1.0 if s == me else 0.0 if s == emperor else 1.0 - odds[s] for s in range(SEATS)]
+
+
+def watch_round(
+    suspect: list[float],
+    emperor: int | None,
+    before: Sequence[tuple[int, bool]],
+    fresh: Iterable[tuple[int, bool]],
+) -> None:
+    """Update ``suspect`` for the round's ``fresh`` entries, (seat, passed), that follow the
+    entries ``before`` them: a non-emperor seat answering the emperor's play."""
+    winner = next((s for s, passed in reversed(before) if not passed), None)
+    for seat, passed in fresh:
+        if seat != emperor and winner == emperor:
+            suspect[seat] *= PASS_ON_EMPEROR if passed else OVERTAKE_EMPEROR
+        if not passed:
+            winner = seat
