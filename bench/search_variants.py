@@ -16,9 +16,11 @@ time. How the search's defaults and options were chosen with it: bench/search.md
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
+from pathlib import Path
 from typing import Any
 
 from baohuang.bots.arena import ROLES, DealRecord, play_deals, summarize
@@ -52,6 +54,7 @@ def main() -> None:
     parser.add_argument("--seed", default="s6")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--heuristic", action="store_true", help="settings of the heuristic")
+    parser.add_argument("--json", help="write the variant's mean points per deal here")
     parser.add_argument("settings", nargs="*", help="SearchBot arguments, NAME=VALUE")
     args = parser.parse_args()
     settings: dict[str, Any] = {} if args.heuristic else {"budget_s": None}
@@ -76,6 +79,9 @@ def main() -> None:
             play_deals(rules, names, args.deals, args.seed, mapper=mapper)
         )
     variant, _ = summarize(names, records)
+    if args.json:
+        per_deal = [sum(r.points[0]) / len(r.points[0]) for r in records]
+        Path(args.json).write_text(json.dumps({"settings": settings, "per_deal": per_deal}))
     roles = ", ".join(
         f"{role} {points:+.2f}"
         for role in ROLES

@@ -111,6 +111,8 @@ def finishing_lead(
     last_held = [r for r in ranks if r in held]
     if len(last_held) > 1 or not ranks:
         return None
+    # each joker covers one loser at most: past this many the hand cannot go out so
+    most = small + big + 1 - len(last_held)
     winners: list[Play] = []
     losers: list[int] = []
     for rank in ranks:
@@ -118,6 +120,8 @@ def finishing_lead(
             plain = Play.of(rank, counts[rank])
             if counter.beatable(plain):
                 losers.append(rank)
+                if len(losers) > most:
+                    return None
             else:
                 winners.append(plain)
     covered: list[Play] = []
@@ -132,6 +136,20 @@ def finishing_lead(
     if len(losers) - len(covered) + len(last_held) > 1:
         return None
     return next(iter(winners + covered), None)
+
+
+def beyond_finishing(counts: Sequence[int], counter: CardCounter, held: frozenset[int]) -> bool:
+    """Whether no single play can leave a hand that :func:`finishing_lead` takes out: more
+    losing ranks than the jokers could cover, even setting aside the two ranks a play may
+    change (its own and the filler 2s)."""
+    most = counts[SMALL_JOKER] + counts[BIG_JOKER] + 3
+    losers = 0
+    for rank in range(SMALL_JOKER):
+        if counts[rank] and rank not in held and counter.beatable(Play.of(rank, counts[rank])):
+            losers += 1
+            if losers > most:
+                return True
+    return False
 
 
 def strength_features(counts: Sequence[int], rules: Rules) -> tuple[float, ...]:

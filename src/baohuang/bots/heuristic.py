@@ -64,6 +64,7 @@ from ..engine.views import TrickEntry, View
 from .handsplit import (
     CARD_RANK,
     CardCounter,
+    beyond_finishing,
     finishing_lead,
     held_ranks,
     is_control,
@@ -293,9 +294,10 @@ class HeuristicBot:
         ally = partners[winner]
         if ally >= self.partner or not plays:
             return PASS
-        for play in sorted(plays, key=lambda p: (is_control(p), p.jokers, p.rank)):
-            if not counter.beatable(play) and self._finishes_after(counts, play, counter):
-                return play
+        if not beyond_finishing(counts, counter, self.held):
+            for play in sorted(plays, key=lambda p: (is_control(p), p.jokers, p.rank)):
+                if not counter.beatable(play) and self._finishes_after(counts, play, counter):
+                    return play
         whole = [
             p
             for p in plays

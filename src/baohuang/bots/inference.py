@@ -294,7 +294,8 @@ class HandReader:
         frames, cache, act = self.log.frames, self.cache, self.policy.act
         guarding = seat == guard
         count = 0
-        for i in self.by_seat.get(seat, ()):
+        order = self.by_seat.get(seat, [])
+        for n, i in enumerate(order):
             frame = frames[i]
             then = tuple([s - b for s, b in zip(start, frame.before, strict=True)])
             key = (i, then, guarding)
@@ -307,7 +308,8 @@ class HandReader:
                 chosen = cache[key] = act(position)
             if chosen is not frame.play:
                 count += 1
-                if count > limit:
+                if count > limit:  # this frame is asked first next time: it rejects early
+                    order.insert(0, order.pop(n))
                     break
         return count
 
@@ -348,7 +350,8 @@ class HandReader:
         return self._chain(view, guard, hands).misses
 
     def _update(self, view: View) -> None:
-        """Replay the log up to ``view`` and index the frames by seat, the latest first."""
+        """Replay the log up to ``view`` and index the frames by seat, the latest first (a
+        frame that ends a count past its limit moves to the front, :meth:`misses`)."""
         self.log.update(view, self.rules)
         self.by_seat = {}
         for i in range(len(self.log.frames) - 1, -1, -1):
