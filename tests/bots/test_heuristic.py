@@ -6,10 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from baohuang import ACCEPT, DECLINE, PASS, Action, Call, Card, OpenSolo, Play, Rules, legal_plays
 from baohuang.bots.handsplit import (
     CardCounter,
+    beyond_finishing,
     finishing_lead,
     held_ranks,
     pack_counts,
@@ -18,6 +21,7 @@ from baohuang.bots.handsplit import (
 )
 from baohuang.bots.heuristic import HeuristicBot, strength
 from baohuang.engine.actions import KICK, REBEL, SHOW, SOLO, TRANSFER
+from baohuang.engine.movegen import leading_plays
 from baohuang.engine.views import TrickEntry, View
 
 CLASSIC = Rules.preset("classic")
@@ -281,3 +285,27 @@ def test_a_play_bigger_than_every_other_hand_cannot_be_beaten(cap: int) -> None:
     assert counter.beatable(Play.parse("9")) and counter.beatable(Play.parse("B"))
     assert counter.beatable(Play.parse("555")) == (cap >= 3)
     assert not counter.beatable(Play.parse("R"))
+
+
+@given(
+    preset=st.sampled_from(["classic", "weihai", "qq"]),
+    hand=st.lists(st.integers(0, 14), min_size=2, max_size=14),
+    seen=st.lists(st.integers(0, 14), max_size=60),
+    cap=st.integers(1, 30),
+)
+@settings(max_examples=300, deadline=None)
+def test_beyond_finishing_only_when_no_play_leaves_a_finishing_hand(
+    preset: str, hand: list[int], seen: list[int], cap: int
+) -> None:
+    """The follow's shortcut (:func:`beyond_finishing`) changes no decision: when it holds, no
+    play leaves a hand that :func:`finishing_lead` takes out or that is one play."""
+    rules = Rules.preset(preset)
+    pack = pack_counts(rules)
+    counts = [min(hand.count(r), pack[r]) for r in range(len(pack))]
+    pairs = zip(pack, counts, strict=True)
+    unseen = [max(0, n - c - seen.count(r)) for r, (n, c) in enumerate(pairs)]
+    counter = CardCounter(unseen, cap, rules)
+    bot = HeuristicBot(rules)
+    if beyond_finishing(counts, counter, bot.held):
+        plays = leading_plays(counts, rules.twos_wild)
+        assert not any(bot._finishes_after(counts, play, counter) for play in plays)
