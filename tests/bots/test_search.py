@@ -86,8 +86,11 @@ def test_r14_search_never_chooses_an_illegal_action(name: str) -> None:
     assert searched >= 10
 
 
-def test_search_is_registered() -> None:
-    assert isinstance(BOTS["search"](PRESETS["classic"], "1"), SearchBot)
+def test_search_and_strong_are_registered() -> None:
+    search = BOTS["search"](PRESETS["classic"], "1")
+    strong = BOTS["strong"](PRESETS["classic"], "1")
+    assert isinstance(search, SearchBot) and search.reader is None
+    assert isinstance(strong, SearchBot) and strong.reader is not None
 
 
 @settings(max_examples=20)

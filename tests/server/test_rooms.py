@@ -349,7 +349,7 @@ def test_a_level_the_server_lacks_is_not_offered_and_is_refused(
         assert "learned" in (await client.get("/api/presets")).json()["bot_levels"]
         monkeypatch.delitem(BOTS, "learned")
         levels = (await client.get("/api/presets")).json()["bot_levels"]
-        assert levels == ["auto", "random", "heuristic", "search"]
+        assert levels == ["auto", "random", "heuristic", "search", "strong"]
         made = await client.post("/api/tables", json={"bots": 4, "bot_level": "learned"})
         assert made.status_code == 422
         detail = made.json()["detail"]

@@ -73,13 +73,16 @@ BotFactory = Callable[[Rules, str], Bot]
 
 #: The bots by name, weakest first: ``search`` (the heuristic with endgame and role-phase
 #: search) leads ``heuristic`` by 0.23 points/game in classic and 1.17 in weihai over 500
-#: duplicate deals (bench/search.md); ``learned`` (weihai's role answers learned, the
+#: duplicate deals (bench/search.md); ``strong`` is ``search`` reading the hands from the play
+#: (``read=4``, :mod:`.inference`), about ten times its time for +0.25 more in classic;
+#: ``learned`` (weihai's role answers learned, the
 #: heuristic's play) by 0.47 in weihai (bench/learned.md).
 BOTS: dict[str, BotFactory] = {
     "random": lambda rules, seed: RandomBot(seed),
     "auto": lambda rules, seed: AutoBot(),
     "heuristic": lambda rules, seed: HeuristicBot(rules),
     "search": lambda rules, seed: SearchBot(rules, seed),
+    "strong": lambda rules, seed: SearchBot(rules, seed, read=4),
 }
 if has_shipped_model():  # the learned bot, when a model earned its place (bench/learned.md)
     BOTS["learned"] = lambda rules, seed: LearnedBot(rules)

@@ -18,6 +18,7 @@ class RemoteBot(StrEnum):
 
     heuristic = "heuristic"
     search = "search"
+    strong = "strong"
     random = "random"
 
 

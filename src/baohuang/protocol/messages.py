@@ -41,7 +41,7 @@ VERSION = 1
 SEATS = 5
 #: The bot levels a table may fill empty seats with (and play 托管 with); ``learned`` only where
 #: the server has the ``rl`` extra (``/api/presets`` lists the levels it has).
-BotLevel = Literal["auto", "random", "heuristic", "search", "learned"]
+BotLevel = Literal["auto", "random", "heuristic", "search", "strong", "learned"]
 SeatNo = Annotated[int, Field(ge=0, le=SEATS - 1)]
 CommandId = Annotated[str, Field(min_length=1, max_length=64)]
 

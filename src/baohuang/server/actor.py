@@ -703,7 +703,7 @@ class TableActor(TableState):
                 level = "heuristic"
             bot = self.bots[seat] = make_bot(level, self.rules, f"{self.seed}/{seat}")
         view, legal = game.view(seat), game.legal_actions()
-        if level == "search":
+        if level in ("search", "strong"):
             action = await asyncio.to_thread(bot.choose, view, legal)
         else:
             action = bot.choose(view, legal)

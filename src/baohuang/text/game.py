@@ -85,6 +85,7 @@ GAME: dict[str, tuple[str, str]] = {
     "bot.auto": ("托管", "auto (托管)"),
     "bot.heuristic": ("启发式", "heuristic"),
     "bot.search": ("搜索", "search"),
+    "bot.strong": ("高手", "strong"),
     "bot.learned": ("学习型", "learned"),
     # the quick signals (心战) a seat may send at a table
     "signal.hurry": ("快点吧，等得花儿都谢了", "Hurry up, please"),
