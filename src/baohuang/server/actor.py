@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 
 from ..bots.base import is_bot, make_bot
 from ..bots.heuristic import HeuristicBot
+from ..bots.search import SearchBot
 from ..engine.actions import Action, Escape, parse_action
 from ..engine.cards import format_cards
 from ..engine.errors import BaohuangError
@@ -703,7 +704,7 @@ class TableActor(TableState):
                 level = "heuristic"
             bot = self.bots[seat] = make_bot(level, self.rules, f"{self.seed}/{seat}")
         view, legal = game.view(seat), game.legal_actions()
-        if level in ("search", "strong"):
+        if isinstance(bot, SearchBot):  # its playouts take tens of ms: off the event loop
             action = await asyncio.to_thread(bot.choose, view, legal)
         else:
             action = bot.choose(view, legal)
