@@ -19,10 +19,12 @@ from limits.strategies import MovingWindowRateLimiter
 from .refusals import AccountError
 
 #: Messages a connection may send, and a user over all their connections: a person sends a
-#: few a second, a program playing at once against instant bots about sixty; the events a
-#: flood could make are limited by :data:`TABLE_COMMANDS`.
-CONNECTION_MESSAGES = 200
-USER_MESSAGES = 400
+#: few a second; a program that plays the hint at once against four instant bots, waiting
+#: for each answer, sent about 320 a second on two cores (and ran into a limit of 200 on a
+#: faster machine), so the limit stays well above that; the events a flood could make are
+#: limited by :data:`TABLE_COMMANDS`.
+CONNECTION_MESSAGES = 1000
+USER_MESSAGES = 2000
 #: Commands that make a table event without moving a game on (ready, 托管, bots, seats), per
 #: user: toggling them cannot flood a table.
 TABLE_COMMANDS = parse("5/second")
