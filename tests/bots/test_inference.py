@@ -4,16 +4,24 @@ far better than deals drawn at random, and the chains' deals nearer the truth th
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
+from collections import Counter
+from types import SimpleNamespace
+from typing import cast
 
 import pytest
 
 from baohuang import Play, Rules, new_game
 from baohuang.bots.base import play_out
 from baohuang.bots.heuristic import HeuristicBot
-from baohuang.bots.inference import play_of
+from baohuang.bots.inference import Chain, HandReader, play_of
+from baohuang.bots.playout import Policy
 from baohuang.bots.search import SearchBot, sample_hands
+from baohuang.engine.cards import NUM_RANKS
 from baohuang.engine.game import Game
+from baohuang.engine.views import View
 
 PRESETS = {name: Rules.preset(name) for name in ("classic", "weihai", "kk_classic", "qq")}
 SEATS = 5
@@ -106,3 +114,34 @@ def test_r14_search_reading_the_hands_plays_legal_moves(name: str) -> None:
     ]
     result = play_out(new_game(rules, "inference/legal"), bots)  # apply() checks legality
     assert sorted(result.places) == list(range(SEATS)) and sum(result.scores) == 0
+
+
+def test_the_chains_steps_keep_cards_dealt_at_random_when_no_play_is_read() -> None:
+    """With no decisions to explain, a chain's steps (moving one card or a pair or triple
+    whole, with the Hastings ratio) must leave the deal of the cards at random: each way
+    of splitting the ranks among three seats as often as the card-level deals that make it."""
+    size = [0, 3, 3, 2, 0]
+    totals = [3, 3, 2]  # three cards of rank 0, three of rank 1, two of rank 2
+    start = [[0] * NUM_RANKS for _ in range(SEATS)]
+    start[1][:3], start[2][:3], start[3][:3] = [3, 0, 0], [0, 3, 0], [0, 0, 2]
+    reader = HandReader(Policy(PRESETS["classic"]), random.Random(7))
+    view = cast(View, SimpleNamespace(seat=0, emperor=4))
+    chain = Chain(None, start, [0] * SEATS)
+    seen: Counter[tuple[int, ...]] = Counter()
+    steps = 60_000
+    for _ in range(steps):
+        reader._step(view, chain, [1, 2, 3], None)
+        assert [sum(chain.hands[s]) for s in range(SEATS)] == size
+        seen[tuple(chain.hands[1][:3] + chain.hands[2][:3])] += 1
+    exact: dict[tuple[int, ...], int] = {}
+    for one in itertools.product(*(range(t + 1) for t in totals)):
+        rest = [t - o for t, o in zip(totals, one, strict=True)]
+        for two in itertools.product(*(range(r + 1) for r in rest)):
+            if sum(one) == size[1] and sum(two) == size[2]:  # seat 3 holds the rest
+                ways = (math.comb(t, o) for t, o in zip(totals, one, strict=True))
+                splits = (math.comb(r, w) for r, w in zip(rest, two, strict=True))
+                exact[(*one, *two)] = math.prod(ways) * math.prod(splits)
+    whole = sum(exact.values())
+    distance = sum(abs(seen[k] / steps - w / whole) for k, w in exact.items()) / 2
+    assert len(exact) > 10 and set(seen) <= set(exact)
+    assert distance < 0.04, distance  # 0.11 without the Hastings ratio

@@ -12,12 +12,13 @@ heuristic's policy (:class:`~baohuang.bots.playout.Policy`) does not reproduce o
 seat by seat.
 
 :class:`HandReader` samples deals in proportion to ``miss`` to the power of their misses by
-Markov chain Monte Carlo: a step swaps a random card between two other seats (the unrevealed
-guard's called card, when it moves, taking the guard with it) and is kept with the
-Metropolis chance, only the two seats' decisions being replayed. The chains persist through
-the game: at each search the cards played since are given to the seats that played them, a
-few steps are taken, and the deals are read off the chains. Against heuristic opponents (and
-against people who play alike) the deals that explain their actions are the likely ones;
+Markov chain Monte Carlo: a step swaps cards between two other seats, one or more of one rank
+for as many of another, so that a pair or a triple moves whole (the unrevealed guard's called
+card, when it moves, taking the guard with it), and is kept with the Metropolis-Hastings
+chance, only the two seats' decisions being replayed. The chains persist through the game: at
+each search the cards played since are given to the seats that played them, a few steps are
+taken, and the deals are read off the chains. Against heuristic opponents (and against people
+who play alike) the deals that explain their actions are the likely ones;
 ``miss`` above 0 keeps every deal possible, so that a seat that plays otherwise only weakens
 the reading.
 """
@@ -63,12 +64,12 @@ def cards_of(play: Play) -> list[int]:
     return counts
 
 
-def exchange(give: list[int], take: list[int], x: int, y: int) -> None:
-    """``give`` hands a card of rank ``x`` to ``take`` for one of rank ``y``."""
-    give[x] -= 1
-    take[x] += 1
-    take[y] -= 1
-    give[y] += 1
+def exchange(give: list[int], take: list[int], x: int, y: int, n: int = 1) -> None:
+    """``give`` hands ``n`` cards of rank ``x`` to ``take`` for ``n`` of rank ``y``."""
+    give[x] -= n
+    take[x] += n
+    take[y] -= n
+    give[y] += n
 
 
 @dataclass(slots=True)
@@ -270,6 +271,7 @@ class HandReader:
         miss: float = 0.002,
     ) -> None:
         self.policy, self.rules, self.rng = policy, policy.rules, rng
+
         self.size, self.burn, self.steps, self.thin = chains, burn, steps, thin
         self.log_miss = math.log(miss)
         self.log = PlayLog()
@@ -392,7 +394,9 @@ class HandReader:
         return self._chain(view, chain.guard, hands)
 
     def _step(self, view: View, chain: Chain, others: list[int], rank: int | None) -> None:
-        """One Metropolis step: swap a random card of seat ``a`` with one of seat ``b``."""
+        """One Metropolis-Hastings step: seat ``a`` gives ``n`` cards of a rank for ``n`` of one
+        rank of seat ``b``'s, ``n`` drawn up to what both hold (a pair or a triple moves
+        whole: single cards that keep a seat's combos apart mix slowly)."""
         rng, hands, guard = self.rng, chain.hands, chain.guard
         a, b = rng.sample(others, 2)
         hand_a, hand_b = hands[a], hands[b]
@@ -400,22 +404,48 @@ class HandReader:
         y = rng.choices(range(NUM_RANKS), hand_b)[0]
         if x == y:
             return
+        n = rng.randint(1, min(hand_a[x], hand_b[y]))
         moved = guard
         if rank is not None and guard not in (None, view.seat):  # the called card may move
-            if guard == a and x == rank and rng.random() * hand_a[x] < 1:
+            if guard == a and x == rank and rng.random() * hand_a[x] < n:
                 moved = b
-            elif guard == b and y == rank and rng.random() * hand_b[y] < 1:
+            elif guard == b and y == rank and rng.random() * hand_b[y] < n:
                 moved = a
             if moved == view.emperor:
                 return
-        # kept with chance miss ** (added misses): allow as many as a uniform draw permits
-        allowed = math.floor(math.log(1.0 - rng.random()) / self.log_miss)
+        # kept with chance ratio * miss ** (added misses): as many as a uniform draw permits
+        ratio = swap_log_ratio(hand_a[x], hand_b[y], hand_a[y], hand_b[x], n)
+        allowed = math.floor((math.log(1.0 - rng.random()) - ratio) / self.log_miss)
         limit = chain.misses[a] + chain.misses[b] + allowed
-        exchange(hand_a, hand_b, x, y)
+        if limit < 0:
+            return
+        exchange(hand_a, hand_b, x, y, n)
         new_a = self.misses(a, hand_a, moved, limit)
         new_b = self.misses(b, hand_b, moved, limit - new_a) if new_a <= limit else 0
         if new_a + new_b <= limit:
             chain.guard = moved
             chain.misses[a], chain.misses[b] = new_a, new_b
         else:
-            exchange(hand_b, hand_a, x, y)
+            exchange(hand_b, hand_a, x, y, n)
+
+
+def swap_log_ratio(ax: int, by: int, ay: int, bx: int, n: int) -> float:
+    """The log Hastings ratio of a :meth:`HandReader._step` that moves ``n`` cards of rank x
+    from seat a (holding ``ax`` and ``ay`` of ranks x and y) for ``n`` of rank y from seat b
+    (``by``, ``bx``): the two deals' weights when the cards are dealt at random (rank counts
+    ``h`` weigh ``1 / prod h!``), times the reverse step's chance over the forward's (a card
+    of each seat drawn, then ``n`` up to what both hold)."""
+    lg = math.lgamma
+    weight = (
+        lg(ax + 1)
+        - lg(ax - n + 1)
+        + lg(by + 1)
+        - lg(by - n + 1)
+        - lg(ay + n + 1)
+        + lg(ay + 1)
+        - lg(bx + n + 1)
+        + lg(bx + 1)
+    )
+    forward = math.log(ax * by) - math.log(min(ax, by))
+    reverse = math.log((ay + n) * (bx + n)) - math.log(min(ay + n, bx + n))
+    return weight + reverse - forward
