@@ -22,8 +22,8 @@ from rich.console import Console
 from rich.progress import track
 from rich.table import Table
 
-from baohuang.bots.handsplit import rank_counts_of
 from baohuang.bots.heuristic import HeuristicBot
+from baohuang.bots.inference import placed_right
 from baohuang.bots.search import SearchBot
 from baohuang.engine.actions import Action
 from baohuang.engine.game import Game, new_game
@@ -36,13 +36,6 @@ DEALS_READ = 16
 Found = dict[str, list[float]]
 
 
-def placed_right(seat: int, hands: list[list[int]], true: list[list[int]]) -> float:
-    """The share of the other seats' cards ``hands`` places where they are (by rank)."""
-    others = [s for s in range(SEATS) if s != seat]
-    right = sum(min(a, b) for s in others for a, b in zip(hands[s], true[s], strict=True))
-    return right / max(1, sum(sum(true[s]) for s in others))
-
-
 class Watched(SearchBot):
     """A reading search bot that measures its reader at each search (module docstring)."""
 
@@ -53,7 +46,7 @@ class Watched(SearchBot):
     def _best(self, view: View, options: list[Action]) -> int:
         reader, game, me = self.reader, self.game, view.seat
         assert reader is not None and me is not None
-        true = [rank_counts_of(game.view(s).hand or ()) for s in range(SEATS)]
+        true = [list(row) for row in game.counts]
         guard = None if game.open_solo or game.guard == game.emperor else game.guard
         read = [h for _, h in itertools.islice(self._deals(view), DEALS_READ)]
         self.reader = None  # deals from the view alone

@@ -16,7 +16,7 @@ import pytest
 from baohuang import Play, Rules, new_game
 from baohuang.bots.base import play_out
 from baohuang.bots.heuristic import HeuristicBot
-from baohuang.bots.inference import Chain, HandReader, play_of
+from baohuang.bots.inference import Chain, HandReader, placed_right, play_of
 from baohuang.bots.playout import Policy
 from baohuang.bots.search import SearchBot, sample_hands
 from baohuang.engine.cards import NUM_RANKS
@@ -37,13 +37,6 @@ def test_r2_trick_entries_read_back_as_their_plays() -> None:
 def true_guard(game: Game) -> int | None:
     """The guard the deal has (None: the emperor plays alone)."""
     return None if game.open_solo or game.guard == game.emperor else game.guard
-
-
-def hidden_right(view_seat: int, hands: list[list[int]], true: list[list[int]]) -> float:
-    """The share of the other seats' cards a deal places where they are (by rank)."""
-    others = [s for s in range(SEATS) if s != view_seat]
-    right = sum(min(a, b) for s in others for a, b in zip(hands[s], true[s], strict=True))
-    return right / max(1, sum(sum(true[s]) for s in others))
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
@@ -91,11 +84,11 @@ def test_the_chains_place_the_hidden_cards_better_than_the_view_alone() -> None:
         while (seat := game.current_seat) is not None:
             if seat == 0 and game.phase == "play" and reader.chains:
                 true = [list(game.counts[s]) for s in range(SEATS)]
-                read += [hidden_right(0, chain.hands, true) for chain in reader.chains]
+                read += [placed_right(0, chain.hands, true) for chain in reader.chains]
             view = game.view(seat)
             if seat == 0 and game.phase == "play" and reader.chains:
                 drawn += [
-                    hidden_right(0, sample_hands(view, rules, true_guard(game), searcher.rng), true)
+                    placed_right(0, sample_hands(view, rules, true_guard(game), searcher.rng), true)
                     for _ in reader.chains
                 ]
             game.apply(bots[seat].choose(view, game.legal_actions()))

@@ -72,6 +72,14 @@ def exchange(give: list[int], take: list[int], x: int, y: int, n: int = 1) -> No
     give[y] += n
 
 
+def placed_right(seat: int, hands: Sequence[Sequence[int]], true: Sequence[Sequence[int]]) -> float:
+    """The share of the cards of the seats other than ``seat`` that the deal ``hands`` places
+    where the deal ``true`` has them (by rank): how well a deal was read."""
+    others = [s for s in range(SEATS) if s != seat]
+    right = sum(min(a, b) for s in others for a, b in zip(hands[s], true[s], strict=True))
+    return right / max(1, sum(sum(true[s]) for s in others))
+
+
 @dataclass(slots=True)
 class Frame:
     """One decision of another seat: the public position then (``position.hands`` is scratch
@@ -271,7 +279,6 @@ class HandReader:
         miss: float = 0.002,
     ) -> None:
         self.policy, self.rules, self.rng = policy, policy.rules, rng
-
         self.size, self.burn, self.steps, self.thin = chains, burn, steps, thin
         self.log_miss = math.log(miss)
         self.log = PlayLog()
