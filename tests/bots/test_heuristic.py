@@ -136,8 +136,32 @@ def test_keeps_the_big_joker_when_only_it_beats_a_far_opponent() -> None:
 
 
 def test_spends_the_big_joker_on_an_opponent_about_to_go_out() -> None:
-    view = make_view("R 9h 9s 7c 5d", lead=(0, "A"), counts=[3, 5, 20, 20, 20])
+    view = make_view("R 9h 9s 7c 5d", lead=(0, "A"), counts=[2, 5, 20, 20, 20])
     assert choose(view) == Play.parse("R")
+
+
+def test_spends_control_on_an_opponent_nearing_the_end_while_more_is_left() -> None:
+    """20 cards is near enough to spend a 2 on, when a joker stays for later."""
+    view = make_view("R 2s 9h 9s 7c 5d", lead=(0, "A"), counts=[20, 6, 20, 20, 20])
+    assert choose(view) == Play.parse("2")
+    assert choose(make_view("R 2s 9h 9s 7c 5d", lead=(0, "A"), counts=[21, 6, 20, 20, 20])) is PASS
+
+
+def test_keeps_the_last_control_unless_the_opponent_is_about_to_go_out() -> None:
+    """The big joker is the last control: spent on a trick that does not lead out only
+    against an opponent with at most 2 cards."""
+    for cards, expected in ((3, PASS), (12, PASS), (2, Play.parse("R"))):
+        view = make_view("R 9h 9s 7c 5d", lead=(0, "A"), counts=[cards, 5, 20, 20, 20])
+        assert choose(view) == expected, cards
+
+
+def test_overtakes_a_partner_only_to_go_out() -> None:
+    """A revealed guard's play is beaten when the win leads out (the K cannot be beaten once
+    every A, 2 and joker is out, and the 3 goes last), never otherwise."""
+    played = {"A": 16, "2": 16, "B": 4, "R": 4}
+    partner = make_view("Ks 3c", lead=(2, "Q"), guard=3, played=played)
+    assert choose(partner) == Play.parse("K")
+    assert choose(make_view("Ks 3c", lead=(2, "Q"), guard=3)) is PASS
 
 
 def test_never_overtakes_the_emperor_as_the_guard() -> None:

@@ -41,28 +41,32 @@ def true_guard(game: Game) -> int | None:
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_the_true_deal_explains_heuristic_play_better_than_random_deals(name: str) -> None:
-    """Seat 0 follows the play phase from its views; the others are heuristic bots. Replayed
-    on the true hands, nearly every decision of theirs is the heuristic's; on deals drawn from
-    the view alone, far fewer are."""
+    """Seat 0 follows the play phase from its views, as the search bot does (see the view,
+    read, act); every seat is a heuristic bot. Replayed on the true hands, nearly every
+    decision of the others is the heuristic's; on deals drawn from the view alone, far fewer
+    are."""
     rules = PRESETS[name]
     truth: list[int] = []
     drawn: list[int] = []
     rng = random.Random(name)
     for deal in range(3):
         game = new_game(rules, f"infer/{deal}")
-        reader_bot = SearchBot(rules, deal, read=1, endgame=0, lead_endgame=0)
-        bots = [reader_bot, *(HeuristicBot(rules) for _ in range(SEATS - 1))]
-        reader = reader_bot.reader
-        assert reader is not None
+        bots = [HeuristicBot(rules) for _ in range(SEATS)]
+        reader = HandReader(Policy(rules), random.Random(deal), chains=1)
         while (seat := game.current_seat) is not None:
             view = game.view(seat)
-            action = bots[seat].choose(view, game.legal_actions())
-            if seat == 0 and game.phase == "play" and len(reader.log.actions) > 30:
+            reading = seat == 0 and game.phase == "play"
+            if reading:
+                reader.see(view)
+            if reading and len(reader.log.actions) > 30:
                 guard = true_guard(game)
                 hands = [list(game.counts[s]) for s in range(SEATS)]
                 truth.append(sum(reader.explain(view, guard, hands)))
                 sampled = sample_hands(view, rules, guard, rng)
                 drawn.append(sum(reader.explain(view, guard, sampled)))
+            action = bots[seat].choose(view, game.legal_actions())
+            if reading:
+                reader.acted(0, action if isinstance(action, Play) else None)
             game.apply(action)
     assert len(truth) >= 20
     assert sum(m == 0 for m in truth) >= 0.8 * len(truth)
