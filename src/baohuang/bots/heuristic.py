@@ -122,6 +122,9 @@ class HeuristicBot:
     #: The last control is spent on a trick that does not lead out only against an opponent
     #: with at most this many cards.
     last_control_at: ClassVar[int] = 2
+    #: A plain set is broken to follow an opponent holding at most this many cards (99: any;
+    #: 16 measured better in classic, bench/search.md, not yet confirmed in other presets).
+    break_at: ClassVar[int] = 99
     #: A seat is treated as a partner from this probability on; a likely one from the next.
     partner: ClassVar[float] = 0.75
     likely: ClassVar[float] = 0.6
@@ -316,7 +319,7 @@ class HeuristicBot:
         if ally >= 0.5:
             return PASS
         parts = [p for p in plays if not is_control(p)]
-        if parts:
+        if parts and sizes[winner] <= self.break_at:
             return min(parts, key=lambda p: (p.rank, p.size))
         if 0 < sizes[winner] <= self.urgent:  # close enough to going out to spend control on
             play = min(plays, key=lambda p: (p.big, p.small, p.twos, p.rank))
