@@ -330,18 +330,24 @@ class HeuristicBot:
     def _finishes_after(self, counts: list[int], play: Play, counter: CardCounter) -> bool:
         """Whether the hand left after ``play`` goes out by :func:`finishing_lead`, or is one
         play (with its jokers)."""
-        rest = list(counts)
-        if play.count:
-            rest[play.rank] -= play.count
-        rest[TWO] -= play.twos
-        rest[SMALL_JOKER] -= play.small
-        rest[BIG_JOKER] -= play.big
+        rest = _after(counts, play)
         if sum(1 for r in range(SMALL_JOKER) if rest[r]) <= 1:
             return True
         return finishing_lead(rest, counter, self.held) is not None
 
 
+def _after(counts: list[int], play: Play) -> list[int]:
+    """The rank counts of a hand of rank ``counts`` once ``play`` is made from it."""
+    rest = list(counts)
+    if play.count:
+        rest[play.rank] -= play.count
+    rest[TWO] -= play.twos
+    rest[SMALL_JOKER] -= play.small
+    rest[BIG_JOKER] -= play.big
+    return rest
+
+
 def _control_left(counts: list[int], play: Play) -> int:
     """The 2s and jokers a hand of rank ``counts`` keeps after ``play``."""
-    spent = play.twos + play.small + play.big + (play.count if play.rank == TWO else 0)
-    return counts[TWO] + counts[SMALL_JOKER] + counts[BIG_JOKER] - spent
+    rest = _after(counts, play)
+    return rest[TWO] + rest[SMALL_JOKER] + rest[BIG_JOKER]
