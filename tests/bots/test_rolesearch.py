@@ -69,7 +69,7 @@ def test_r10_settling_on_the_true_hands_replays_the_heuristic_game(name: str) ->
     rules = Rules.preset(name)
     policy, bot = Policy(rules), HeuristicBot(rules)
     compared = same = 0
-    for before, view, after in heuristic_games(rules, 6):
+    for before, view, after in heuristic_games(rules, 10):
         me = view.seat
         assert me is not None and after.result is not None
         hands = [before.hand(s) for s in range(SEATS)]
@@ -83,7 +83,8 @@ def test_r10_settling_on_the_true_hands_replays_the_heuristic_game(name: str) ->
         same += settled_value(game, me, policy) == after.result.scores[me]
         compared += 1
     assert compared >= 5
-    # The playout ignores suits, and a heuristic seat misses the rounds it was not asked in.
+    # The playout ignores suits, weighs the sides by its own suspicion (not the heuristic's
+    # reading of every play), and a heuristic seat misses the rounds it was not asked in.
     assert same >= compared * 3 / 4
 
 

@@ -122,9 +122,9 @@ class HeuristicBot:
     #: The last control is spent on a trick that does not lead out only against an opponent
     #: with at most this many cards.
     last_control_at: ClassVar[int] = 2
-    #: A plain set is broken to follow an opponent holding at most this many cards (99: any;
-    #: 16 measured better in classic, bench/search.md, not yet confirmed in other presets).
-    break_at: ClassVar[int] = 99
+    #: A plain set is broken to follow only an opponent holding at most this many cards
+    #: (bench/search.md: 16 beats "any" in classic, weihai and kk_classic, level in qq).
+    break_at: ClassVar[int] = 16
     #: A seat is treated as a partner from this probability on; a likely one from the next.
     partner: ClassVar[float] = 0.75
     likely: ClassVar[float] = 0.6
