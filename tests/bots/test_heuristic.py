@@ -180,6 +180,13 @@ def test_overtakes_a_revealed_guard_but_not_a_fellow_rebel_r8_8() -> None:
     assert choose(make_view("Ks 9h 4c", lead=(2, "J"), guard=3)) is PASS
 
 
+def test_a_rebel_follows_a_seat_not_yet_read_with_a_whole_set_only() -> None:
+    """Before any play shows who guards, another seat is a fellow rebel two times in three:
+    likely, not sure, so a rebel takes its trick with a whole set but breaks none for it."""
+    assert choose(make_view("Ks 9h 4c", lead=(2, "J"))) == Play.parse("K")
+    assert choose(make_view("Ks Kh 4c", lead=(2, "J"))) is PASS
+
+
 def test_a_seat_overtaking_the_emperor_is_taken_for_a_fellow_rebel() -> None:
     """Guard inference: seat 2 beat the emperor's play, so seat 1 (a rebel) leaves seat 2's
     play alone; seat 3 did not, and stays a suspect worth overtaking."""

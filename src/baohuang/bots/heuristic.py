@@ -127,7 +127,7 @@ class HeuristicBot:
     break_at: ClassVar[int] = 16
     #: A seat is treated as a partner from this probability on; a likely one from the next.
     partner: ClassVar[float] = 0.75
-    likely: ClassVar[float] = 0.6
+    likely: ClassVar[float] = 0.7
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
