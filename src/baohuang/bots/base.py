@@ -18,7 +18,7 @@ from ..engine.rules import Rules
 from ..engine.scoring import GameResult
 from ..engine.views import View
 from .heuristic import HeuristicBot
-from .learned import LearnedBot, QModel, has_shipped_model
+from .learned import SHIPPED_MARGIN, LearnedBot, QModel, has_shipped_model
 from .search import SearchBot
 
 
@@ -75,8 +75,8 @@ BotFactory = Callable[[Rules, str], Bot]
 #: search) leads ``heuristic`` by 0.23 points/game in classic and 1.17 in weihai over 500
 #: duplicate deals (bench/search.md); ``strong`` is ``search`` reading the hands from the play
 #: (``read=4``, :mod:`.inference`), about three times its time for 0.39 in classic;
-#: ``learned`` (weihai's role answers learned, the
-#: heuristic's play) by 0.47 in weihai (bench/learned.md).
+#: ``learned`` (weihai's role answers learned where the model prefers them by a point, the
+#: heuristic's play) by 0.27 in weihai (bench/learned.md).
 BOTS: dict[str, BotFactory] = {
     "random": lambda rules, seed: RandomBot(seed),
     "auto": lambda rules, seed: AutoBot(),
@@ -85,7 +85,7 @@ BOTS: dict[str, BotFactory] = {
     "strong": lambda rules, seed: SearchBot(rules, seed, read=4),
 }
 if has_shipped_model():  # the learned bot, when a model earned its place (bench/learned.md)
-    BOTS["learned"] = lambda rules, seed: LearnedBot(rules)
+    BOTS["learned"] = lambda rules, seed: LearnedBot(rules, margin=SHIPPED_MARGIN)
 #: ``learned:PATH``: the learned bot with the model at PATH (``baohuang train``'s model.npz);
 #: ``learned:PATH@M``: the heuristic's choice unless the model prefers another by M points.
 MODEL_PREFIX = "learned:"
