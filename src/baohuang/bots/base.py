@@ -72,9 +72,10 @@ class AutoBot:
 BotFactory = Callable[[Rules, str], Bot]
 
 #: The bots by name, weakest first: ``search`` (the heuristic with endgame and role-phase
-#: search) leads ``heuristic`` by 0.23 points/game in classic and 1.17 in weihai over 500
-#: duplicate deals (bench/search.md); ``strong`` is ``search`` reading the hands from the play
-#: (``read=4``, :mod:`.inference`), about three times its time for 0.39 in classic;
+#: search) leads ``heuristic`` by 0.23 points/game in classic and 0.43 in weihai over 500
+#: duplicate deals (bench/search.md, against earlier heuristics); ``strong`` is ``search``
+#: reading the hands from the play (``read=4``, :mod:`.inference`), about three times its time
+#: for 0.48 in classic;
 #: ``learned`` (weihai's role answers learned where the model prefers them by a point, the
 #: heuristic's play) by 0.27 in weihai (bench/learned.md).
 BOTS: dict[str, BotFactory] = {
