@@ -39,6 +39,17 @@ def rank_counts_of(cards: Iterable[str]) -> list[int]:
     return counts
 
 
+def cards_of(play: Play) -> list[int]:
+    """A play's cards as rank counts."""
+    counts = [0] * NUM_RANKS
+    if play.count:
+        counts[play.rank] += play.count
+    counts[TWO] += play.twos
+    counts[SMALL_JOKER] += play.small
+    counts[BIG_JOKER] += play.big
+    return counts
+
+
 @cache
 def pack_counts(rules: Rules) -> tuple[int, ...]:
     """Rank counts of the whole pack under ``rules`` (R7), the emperor card included."""

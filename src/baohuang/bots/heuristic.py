@@ -68,6 +68,7 @@ from .handsplit import (
     CARD_RANK,
     CardCounter,
     beyond_finishing,
+    cards_of,
     finishing_lead,
     held_ranks,
     is_control,
@@ -338,13 +339,7 @@ class HeuristicBot:
 
 def _after(counts: list[int], play: Play) -> list[int]:
     """The rank counts of a hand of rank ``counts`` once ``play`` is made from it."""
-    rest = list(counts)
-    if play.count:
-        rest[play.rank] -= play.count
-    rest[TWO] -= play.twos
-    rest[SMALL_JOKER] -= play.small
-    rest[BIG_JOKER] -= play.big
-    return rest
+    return [n - c for n, c in zip(counts, cards_of(play), strict=True)]
 
 
 def _control_left(counts: list[int], play: Play) -> int:

@@ -33,12 +33,12 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from ..engine.cards import BIG_JOKER, NUM_RANKS, SMALL_JOKER, TWO, parse_cards
+from ..engine.cards import NUM_RANKS, parse_cards
 from ..engine.plays import Play
 from ..engine.rules import Rules
 from ..engine.state import SEATS
 from ..engine.views import TrickEntry, View
-from .handsplit import rank_counts_of, reveal_rank, unseen_counts
+from .handsplit import cards_of, rank_counts_of, reveal_rank, unseen_counts
 from .playout import Policy, Position
 from .suspicion import watch_round
 
@@ -51,17 +51,6 @@ Act = tuple[int, Play | None]
 def play_of(cards: str) -> Play:
     """The play a trick entry's cards make (card notation, space-separated; not ``pass``)."""
     return Play.from_cards(parse_cards(cards))
-
-
-def cards_of(play: Play) -> list[int]:
-    """A play's cards as rank counts."""
-    counts = [0] * NUM_RANKS
-    if play.count:
-        counts[play.rank] += play.count
-    counts[TWO] += play.twos
-    counts[SMALL_JOKER] += play.small
-    counts[BIG_JOKER] += play.big
-    return counts
 
 
 def exchange(give: list[int], take: list[int], x: int, y: int, n: int = 1) -> None:
