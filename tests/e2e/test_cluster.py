@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +57,38 @@ class Cluster:
             return [(int(row["seq"]), str(row["kind"])) for row in rows]
 
         return run(fetch())
+
+    def play(
+        self,
+        work: Coroutine[Any, Any, None],
+        tables: list[tuple[str, list[Seat]]],
+        seconds: float = 150,
+    ) -> None:
+        """Run ``work`` (the games) for at most ``seconds``; past that, fail with where each
+        seat and table stood and the tail of each node's log: a stalled table is never a bare
+        timeout."""
+        try:
+            run(work, seconds)
+        except TimeoutError:
+            raise AssertionError(self.stalled(tables, seconds)) from None
+
+    def stalled(self, tables: list[tuple[str, list[Seat]]], seconds: float) -> str:
+        lines = [f"the games did not finish in {seconds:g} s"]
+        for table_id, seats in tables:
+            stored = self.log(table_id)
+            owner = self.redis.get(f"bh:lease:{table_id}")
+            lines.append(f"table {table_id}: owner {owner}, last stored event {stored[-1:]}")
+            for seat in seats:
+                view = seat.view or {}
+                lines.append(
+                    f"  seat {seat.seat} on {seat.server}: last event {seat.events[-1:]}, "
+                    f"turn {view.get('turn')}, {len(view.get('legal') or [])} legal, "
+                    f"pending {seat.pending}, moves {seat.moves}"
+                )
+        for node in self.nodes:
+            tail = node.log.read_text(errors="replace").splitlines()[-25:]
+            lines += [f"--- {node.name}'s log", *tail]
+        return "\n".join(lines)
 
     def stop(self) -> None:
         for node in self.nodes:
@@ -135,7 +167,7 @@ def test_seats_spread_over_three_nodes_play_whole_matches(cluster: Cluster) -> N
     async def games() -> None:
         await asyncio.gather(*(play_all(s, 120) for _, s in tables))
 
-    run(games(), 150)
+    cluster.play(games(), tables)
     for table_id, seats in tables:  # three of each table's seats were relayed
         check_streams(cluster, table_id, seats)
 
@@ -153,7 +185,7 @@ def test_kill_9_of_the_owner_mid_game_loses_nothing(cluster: Cluster) -> None:
     async def game() -> None:
         await asyncio.gather(play_all(seats, 120), kill_midway())
 
-    run(game(), 150)
+    cluster.play(game(), [(table_id, seats)])
     survivor = cluster.owner(table_id)
     assert survivor is not owner
     assert survivor.metric("baohuang_takeovers_total") >= 1
@@ -178,7 +210,7 @@ def test_a_paused_node_is_fenced_and_lets_its_tables_go(cluster: Cluster) -> Non
     async def game() -> None:
         await asyncio.gather(play_all(seats, 120), pause_midway())
 
-    run(game(), 150)
+    cluster.play(game(), [(table_id, seats)])
     taker = cluster.owner(table_id)
     assert taker is not owner
     # Back from its pause, the old owner found the table taken (its renewal refused, or its
@@ -201,17 +233,19 @@ def test_redis_restarted_mid_game_the_games_go_on(cluster: Cluster) -> None:
         run(seat_all(seats))
 
     async def restart_midway() -> None:
-        while len(tables[0][1][1].events) < 30:
-            await asyncio.sleep(0.05)
-        cluster.redis.kill()
-        await asyncio.sleep(1.0)
-        cluster.redis.start()
+        # Down for half a lease, then for longer than a lease: every key is lost each time.
+        for events, down in ((30, LEASE / 2), (60, LEASE * 1.5)):
+            while len(tables[0][1][1].events) < events:
+                await asyncio.sleep(0.05)
+            cluster.redis.kill()
+            await asyncio.sleep(down)
+            cluster.redis.start()
 
     async def games() -> None:
         await asyncio.gather(*(play_all(s, 120) for _, s in tables), restart_midway())
 
     owners = [cluster.owner(table_id) for table_id, _ in tables]
-    run(games(), 150)
+    cluster.play(games(), tables)
     for (table_id, seats), owner in zip(tables, owners, strict=True):
         check_streams(cluster, table_id, seats)
         # The owners took their leases again before anyone took their tables as free ones:
@@ -244,5 +278,5 @@ def test_a_node_paused_while_taking_a_table_over_cannot_take_it_back(cluster: Cl
     async def game() -> None:
         await asyncio.gather(play_all(seats, 120), two_pauses())
 
-    run(game(), 150)
+    cluster.play(game(), [(table_id, seats)])
     check_streams(cluster, table_id, seats)
