@@ -31,6 +31,8 @@ from typing import Any
 
 import orjson
 from redis.asyncio import Redis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
 log = logging.getLogger("baohuang.server")
@@ -95,13 +97,26 @@ class Cluster:
     """This node's link to the others (see the module docstring)."""
 
     def __init__(self, url: str, node: str, lease: float = LEASE_SECONDS) -> None:
+        # One retry at once, on a new connection (a pooled one may be from before Redis
+        # restarted), and no backoff: redis-py's default sleeps up to 14 s between retries,
+        # which would hold a renewal past its lease; the heartbeat tries again every third
+        # of a lease, and relays ask again, on their own.
+        retry = Retry(NoBackoff(), 1)
         self.redis: Redis = Redis.from_url(
-            url, decode_responses=True, socket_timeout=lease, socket_connect_timeout=lease
+            url,
+            decode_responses=True,
+            socket_timeout=lease,
+            socket_connect_timeout=lease,
+            retry=retry,
         )
         #: The subscriptions' own connection: it waits for messages as long as there are none
         #: (a lost Redis closes it; keepalive finds a silent one gone).
         self._subscriber: Redis = Redis.from_url(
-            url, decode_responses=True, socket_connect_timeout=lease, socket_keepalive=True
+            url,
+            decode_responses=True,
+            socket_connect_timeout=lease,
+            socket_keepalive=True,
+            retry=retry,
         )
         self.node = node
         self.lease = lease
@@ -185,9 +200,10 @@ class Cluster:
 
     # ------------------------------------------------------------------ messages
 
-    async def send(self, node: str, payload: dict[str, Any]) -> None:
-        """Publish ``payload`` on ``node``'s channel."""
-        await self.redis.publish(node_channel(node), orjson.dumps(payload))
+    async def send(self, node: str, payload: dict[str, Any]) -> int:
+        """Publish ``payload`` on ``node``'s channel; how many heard it (0: not listening)."""
+        heard: int = await self.redis.publish(node_channel(node), orjson.dumps(payload))
+        return heard
 
     async def announce(self, table_id: str) -> None:
         """Tell every node that this node runs ``table_id`` now."""
@@ -224,9 +240,15 @@ class Cluster:
                         await handler(data)
                     except Exception:
                         log.exception("node %s: a cluster message failed", self.node)
-            except (RedisError, OSError) as exc:
+            except Exception as exc:  # the listener never stops: a deaf node stalls its relays
                 self.subscribed.clear()
-                log.warning("node %s: Redis connection lost (%s); retrying", self.node, exc)
+                unexpected = not isinstance(exc, RedisError | OSError)
+                log.warning(
+                    "node %s: Redis connection lost (%s); retrying",
+                    self.node,
+                    exc,
+                    exc_info=unexpected,
+                )
                 await asyncio.sleep(0.5)
             finally:
                 with contextlib.suppress(Exception):

@@ -199,7 +199,10 @@ class Lobby:
     async def sweep_forever(self) -> None:
         while True:
             await asyncio.sleep(60)
-            await self.sweep()
+            try:
+                await self.sweep()
+            except Exception:  # the database failed: the next sweep tries again
+                log.exception("sweeping the tables failed")
 
     async def close(self) -> None:
         for table in self.tables.values():

@@ -249,8 +249,9 @@ class NodeLobby(Lobby):
             await asyncio.sleep(every * random.uniform(0.8, 1.0))
             try:
                 await self.heartbeat()
-            except (RedisError, OSError) as exc:
-                log.warning("node %s: heartbeat failed: %s", self.node, exc)
+            except Exception as exc:  # the heartbeat never stops: the next one tries again
+                unexpected = not isinstance(exc, RedisError | OSError)
+                log.warning("node %s: heartbeat failed: %s", self.node, exc, exc_info=unexpected)
                 self._hold_claims()
 
     async def heartbeat(self) -> None:

@@ -36,6 +36,9 @@ RETRY_SECONDS = 0.2
 #: Seconds without an answer after which a relay asks again: its hello or a command may have
 #: been published while the owner was not listening (Redis restarted, a node took over).
 ANSWER_SECONDS = 2.0
+#: Leases for which a closed socket's ``gone`` is published again until the owner hears it;
+#: an owner deaf for longer has lost its tables, and their new owner never had the socket.
+GONE_LEASES = 3
 
 #: Finds a table's owner (taking the table if nobody runs it); ``None``: no such live table.
 Resolve = Callable[[str], Awaitable[str | None]]
@@ -69,7 +72,7 @@ class Relay:
         self.pending: dict[str, tuple[int, dict[str, Any], float]] = {}
         #: When the relay's hello went without a welcome back yet (monotonic seconds).
         self.hello_at: float | None = None
-        self._jobs: asyncio.Queue[Callable[[], Awaitable[None]] | None] = asyncio.Queue()
+        self._jobs: asyncio.Queue[Callable[[], Awaitable[object]] | None] = asyncio.Queue()
         self._task = asyncio.create_task(self._run(), name=f"relay-{self.cid}")
         metrics.RELAYED.inc()
 
@@ -91,20 +94,36 @@ class Relay:
                 self.pending[command.id] = (seen, data, time.monotonic())
                 self._jobs.put_nowait(lambda: self._send("cmd", {"v": seen, "d": data}))
             case Gone():
-                self._jobs.put_nowait(lambda: self._send("gone", {}))
+                self._jobs.put_nowait(self._gone)
                 self._jobs.put_nowait(None)
 
     async def _run(self) -> None:
         while (job := await self._jobs.get()) is not None:
             try:
                 await job()
-            except (RedisError, OSError) as exc:  # asked again once Redis is back
-                log.warning("relay %s: %s", self.cid, exc)
+            except Exception as exc:  # asked again once Redis is back, or when unanswered
+                unexpected = not isinstance(exc, RedisError | OSError)
+                log.warning("relay %s: %s", self.cid, exc, exc_info=unexpected)
         self.relays.by_id.pop(self.cid, None)
         metrics.RELAYED.dec()
         self.conn.close()
 
-    async def _send(self, kind: str, fields: dict[str, Any]) -> None:
+    async def _gone(self) -> None:
+        """Tell the owner that the socket closed, again until it hears it: a table that never
+        did would keep the seat connected, without the grace and 托管 of a player who left."""
+        deadline = time.monotonic() + GONE_LEASES * self.cluster.lease
+        while True:
+            try:
+                if await self._send("gone", {}):
+                    return
+            except Exception as exc:
+                log.warning("relay %s: gone not sent: %s", self.cid, exc)
+            if time.monotonic() > deadline:
+                return
+            await asyncio.sleep(RETRY_SECONDS)
+
+    async def _send(self, kind: str, fields: dict[str, Any]) -> int:
+        """Publish to the owner; how many nodes heard it (0: the owner is not listening)."""
         if kind == "hello":
             self.hello_at = time.monotonic()
         conn = self.conn
@@ -115,7 +134,7 @@ class Relay:
             "table": self.table_id,
         }
         payload |= {"user": conn.user, "name": conn.name, **fields}
-        await self.cluster.send(self.owner, payload)
+        return await self.cluster.send(self.owner, payload)
 
     # ------------------------------------------------------------------ from the owner
 
@@ -178,17 +197,21 @@ class Relay:
     async def _reattach(self, delay: float, owner: str | None = None) -> None:
         if delay:
             await asyncio.sleep(delay)
-        with contextlib.suppress(RedisError, OSError):
-            await self._send("gone", {})  # the old relay id, at the old owner
         found = owner or await self.relays.resolve(self.table_id)
         if found is None:  # the table is no longer live anywhere
             self.conn.close()
             return
-        self.relays.by_id.pop(self.cid, None)
+        was = self.cid
+        if found != self.owner:  # the old owner, if it still runs the table, lets it go
+            with contextlib.suppress(RedisError, OSError):
+                await self._send("gone", {})
+        self.relays.by_id.pop(was, None)
         self.cid, self.owner = self._new_cid(), found
         self.relays.by_id[self.cid] = self
         hello = {"token": self.token, "since": self.seq if self.synced else None}
-        await self._send("hello", {"d": hello})
+        # The same owner replaces the relay's old id with the new one when the hello lands,
+        # however many of the relay's messages were lost on the way.
+        await self._send("hello", {"d": hello, "was": was})
         for command_id, (seen, data, _) in list(self.pending.items()):
             self.pending[command_id] = (seen, data, time.monotonic())
             await self._send("cmd", {"v": seen, "d": data})

@@ -28,11 +28,19 @@ from .mailbox import Cmd, Gone, Hello
 log = logging.getLogger("baohuang.server")
 COMMAND: TypeAdapter[Command] = TypeAdapter(Command)
 
+#: Seconds between tries to publish frames Redis did not take.
+RESEND_SECONDS = 0.2
+#: Frames held for one node past which they are let go: Redis has been away so long that
+#: its return (every relay asks again then) is what puts the relays right.
+MAX_HELD = 20_000
+
 
 class Outbox:
     """What this node's tables send the sockets relayed by one other node: published to it
     together, one message for as many frames (of as many relays) as have queued up, in order
-    for each relay."""
+    for each relay. A message Redis did not take is kept and published again with what came
+    since (a relay drops what it already has): frames are never dropped here, or a relay
+    left waiting for its seat's turn would wait for ever."""
 
     def __init__(self, cluster: Cluster, node: str) -> None:
         self.cluster, self.node = cluster, node
@@ -44,25 +52,42 @@ class Outbox:
         self.queue.put_nowait((cid, text))
 
     async def _pump(self) -> None:
+        held: list[tuple[str, str | None]] = []
         while True:
-            items = [await self.queue.get()]
+            if not held:
+                held.append(await self.queue.get())
             while not self.queue.empty():
-                items.append(self.queue.get_nowait())
-            batch: dict[str, tuple[list[str], bool]] = {}
-            for cid, text in items:
-                frames, _ = batch.setdefault(cid, ([], False))
-                if text is None:
-                    batch[cid] = (frames, True)
-                else:
-                    frames.append(text)
-            relays = [[cid, frames, closed] for cid, (frames, closed) in batch.items()]
+                held.append(self.queue.get_nowait())
             try:
-                await self.cluster.send(self.node, {"relays": relays})
-            except (RedisError, OSError) as exc:  # lost: the relays find the gap, ask again
-                log.warning("frames for node %s lost: %s", self.node, exc)
+                await self.cluster.send(self.node, {"relays": _by_relay(held)})
+            except Exception as exc:  # Redis failed (or its client did): publish again
+                log.warning(
+                    "frames for node %s not sent (%d held): %s",
+                    self.node,
+                    len(held),
+                    exc,
+                    exc_info=not isinstance(exc, RedisError | OSError),
+                )
+                if len(held) > MAX_HELD:  # the relays find the gap, or Redis came back
+                    held.clear()  # and they ask again
+                await asyncio.sleep(RESEND_SECONDS)
+            else:
+                held.clear()
 
     def stop(self) -> None:
         self.pump.cancel()
+
+
+def _by_relay(items: list[tuple[str, str | None]]) -> list[list[Any]]:
+    """Queued frames as ``[relay id, frames, closed]`` per relay, each relay's in order."""
+    batch: dict[str, tuple[list[str], bool]] = {}
+    for cid, text in items:
+        frames, _ = batch.setdefault(cid, ([], False))
+        if text is None:
+            batch[cid] = (frames, True)
+        else:
+            frames.append(text)
+    return [[cid, frames, closed] for cid, (frames, closed) in batch.items()]
 
 
 class RemoteConn(Conn):
@@ -114,6 +139,10 @@ class Hosted:
                 conn = RemoteConn(data.get("user"), data.get("name"), outbox, cid)
                 self.conns[cid] = (conn, table)
                 table.submit(Hello(conn, hello))
+                # The relay said hello again: its old id goes after the new one came, so the
+                # seat stays connected throughout (no presence events for a resync).
+                if (old := self.conns.pop(data.get("was") or "", None)) is not None:
+                    old[1].submit(Gone(old[0]))
                 return
         elif (entry := self.conns.get(cid)) is not None and entry[1] is table:
             command = COMMAND.validate_python(data["d"])  # checked by the relaying node
