@@ -327,6 +327,23 @@ def test_search_keeps_the_heuristic_choice_within_the_margin_or_outside_the_endg
     assert not early.worth(view) and early.choose(view, legal) == heuristic
 
 
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_search_starts_where_its_preset_pays_weihai_at_the_first_follow(name: str) -> None:
+    """Weihai searches every follow and the leads once 45 cards are out (SEARCH_FROM); classic only
+    its endgame, unless the thresholds are given."""
+    rules = PRESETS[name]
+    game = play_game(rules, 5, 0)
+    bots = [HeuristicBot(rules) for _ in range(SEATS)]
+    seat = game.current_seat
+    assert seat is not None and game.phase == "play"
+    game.apply(bots[seat].choose(game.view(seat), game.legal_actions()))  # the first lead
+    view = game.view(game.current_seat)
+    assert view.lead is not None and sum(view.counts) > 150  # following, nearly every card held
+    assert SearchBot(rules).worth(view) == (name == "weihai")
+    assert SearchBot(rules, endgame=999).worth(view)
+    assert not SearchBot(rules, endgame=0).worth(view)
+
+
 def test_search_overrules_only_on_a_lead_beyond_the_margin_and_sure_standard_errors() -> None:
     """Leads 3, 3, 3, −1 over the heuristic's choice: mean 2, standard error 1."""
     rules = PRESETS["classic"]

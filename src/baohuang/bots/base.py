@@ -72,10 +72,10 @@ class AutoBot:
 BotFactory = Callable[[Rules, str], Bot]
 
 #: The bots by name, weakest first: ``search`` (the heuristic with endgame and role-phase
-#: search) leads ``heuristic`` by 0.23 points/game in classic and 0.43 in weihai over 500
-#: duplicate deals (bench/search.md, against earlier heuristics); ``strong`` is ``search``
-#: reading the hands from the play (``read=4``, :mod:`.inference`), about three times its time
-#: for 0.48 in classic;
+#: search; in weihai the whole play) leads ``heuristic`` by 0.23 points/game in classic (against
+#: an earlier heuristic) and 1.20 in weihai over 500 duplicate deals (bench/search.md);
+#: ``strong`` is ``search`` reading the hands from the play (``read=4``, :mod:`.inference`),
+#: about three times its time for 0.36 in classic;
 #: ``learned`` (weihai's role answers learned where the model prefers them by a point, the
 #: heuristic's play) by 0.27 in weihai (bench/learned.md).
 BOTS: dict[str, BotFactory] = {

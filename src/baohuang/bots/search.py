@@ -24,7 +24,9 @@ Measured in duplicate arenas against ``heuristic`` (bench/search.md): searching 
 game paid (following with at most 60, 90 or 120 cards left in all hands, in that order), more
 than more samples (32 for 16), more candidates (6 for 4) or another margin (0.25, 1); leading
 searched from 60 cards on instead of 90 cost a third less time for the same points. 120 cards
-gained a little more at 2.8 times the time, so the default stops at 90.
+gained a little more at 2.8 times the time, so the default stops at 90 (:data:`SEARCH_FROM`). In
+weihai, whose 165 cards make shorter playouts and whose open solos swing ±32, searching every
+follow (165 cards) and every lead once 45 cards are out (120) gained most.
 
 With ``roles`` the answers before the first play are searched too (:mod:`baohuang.bots.rolesearch`:
 accept or decline, the call, 明独 / 独保 / 暗独, 转让, 抢独, 明保, 造反, 踢): each answer is
@@ -132,6 +134,13 @@ def root_position(
     )
 
 
+#: Where the play search starts (:meth:`SearchBot.worth`), by preset: the cards left in all hands
+#: at most, when following and when leading; other presets start at :data:`ENDGAME`.
+SEARCH_FROM: dict[str, tuple[int, int]] = {"weihai": (165, 120)}
+#: Where the play search starts in a preset without an entry in :data:`SEARCH_FROM`.
+ENDGAME = (90, 60)
+
+
 def candidates(base: Action, legal: list[Action], hand: list[int], limit: int) -> list[Action]:
     """The heuristic's choice first, then pass, the whole sets from the lowest, and the
     cheapest plays (no control first, then the lowest); at most ``limit``."""
@@ -155,8 +164,8 @@ class SearchBot(HeuristicBot):
         samples: int = 16,
         budget_s: float | None = 1.0,
         margin: float = 0.5,
-        endgame: int = 90,
-        lead_endgame: int = 60,
+        endgame: int | None = None,
+        lead_endgame: int | None = None,
         limit: int = 4,
         prune: int = 2,
         read: int = 0,
@@ -169,8 +178,9 @@ class SearchBot(HeuristicBot):
         self.samples = samples
         self.budget_s = budget_s
         self.margin = margin
-        self.endgame = endgame
-        self.lead_endgame = lead_endgame
+        follow, lead = SEARCH_FROM.get(rules.name, ENDGAME)
+        self.endgame = follow if endgame is None else endgame
+        self.lead_endgame = lead if lead_endgame is None else lead_endgame
         self.limit = limit
         self.prune = prune
         #: Standard errors by which a candidate's lead over the heuristic's choice, deal by
