@@ -158,6 +158,20 @@ def hand_below(page: Page, size: int) -> None:
         page.wait_for_timeout(50)
 
 
+def turn_taken(page: Page, limit: float = 60) -> str:
+    """Take this seat's next turn as hinted (a play, a pass or a role answer) and wait until the
+    table has moved on from it; what it did. A seat can go a whole game without a play (every
+    hint a pass, never the lead), so a test that needs a game in progress counts turns."""
+    deadline = time.monotonic() + limit
+    while (what := take_turn(page)) is None:
+        assert time.monotonic() < deadline, f"no turn in {limit} s: {state(page)}"
+        time.sleep(0.05)
+    while page.locator(".dialog").count() or page.locator("#btn-hint:enabled").count():
+        assert time.monotonic() < deadline, f"the table did not take the {what}: {state(page)}"
+        time.sleep(0.05)
+    return what
+
+
 def plays_made(page: Page, plays: int, limit: float = 60) -> None:
     """Play (hint, then 出牌 or 过) until this seat has made ``plays`` more plays."""
     made = 0
