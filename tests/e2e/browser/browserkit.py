@@ -160,16 +160,30 @@ def hand_below(page: Page, size: int) -> None:
 
 def turn_taken(page: Page, limit: float = 60) -> str:
     """Take this seat's next turn as hinted (a play, a pass or a role answer) and wait until the
-    table has moved on from it; what it did. A seat can go a whole game without a play (every
-    hint a pass, never the lead), so a test that needs a game in progress counts turns."""
+    table shows it taken; what it did. A seat can go a whole game without a play (every hint a
+    pass, never the lead), so a test that needs a game in progress counts turns."""
     deadline = time.monotonic() + limit
-    while (what := take_turn(page)) is None:
+    while True:
+        before = shown(page)
+        if what := take_turn(page):
+            break
         assert time.monotonic() < deadline, f"no turn in {limit} s: {state(page)}"
         time.sleep(0.05)
-    while page.locator(".dialog").count() or page.locator("#btn-hint:enabled").count():
+    # The same seat may answer next (the emperor card, then the call): any change will do.
+    while shown(page) == before:
         assert time.monotonic() < deadline, f"the table did not take the {what}: {state(page)}"
         time.sleep(0.05)
     return what
+
+
+def shown(page: Page) -> tuple[list[str], int, int, int]:
+    """What a turn taken changes: the phase line, the hand, the hint button, the dialog."""
+    return (
+        page.locator(".centre .phase").all_inner_texts(),
+        hand_size(page),
+        page.locator("#btn-hint:enabled").count(),
+        page.locator(".dialog .choice").count(),
+    )
 
 
 def plays_made(page: Page, plays: int, limit: float = 60) -> None:
