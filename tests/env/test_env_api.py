@@ -159,6 +159,32 @@ def test_illegal_actions_raise_raw_and_end_the_wrapped_episode() -> None:
     assert wrapped.rewards[agent] == -1
 
 
+@pytest.mark.parametrize("preset", ["classic", "qq"])
+def test_r14_the_acting_agents_info_lists_its_legal_ids_and_no_other_does(preset: str) -> None:
+    e = raw_env(preset, games=2)
+    e.reset(seed=3)
+    rng = random.Random(3)
+    steps = 0
+    while e.agents:
+        agent = e.agent_selection
+        if e.terminations[agent]:
+            assert all("legal_ids" not in info for info in e.infos.values())
+            e.step(None)
+            continue
+        ids = e.infos[agent]["legal_ids"]
+        assert [a for a in AGENTS if "legal_ids" in e.infos[a]] == [agent]
+        assert list(ids) == [e.table.id_of(text) for text in e.view(agent).legal]
+        assert sorted(ids) == list(np.flatnonzero(e.observe(agent)["action_mask"]))
+        if steps == 40:  # an illegal id changes nothing, the info included
+            illegal = next(i for i in range(len(e.table)) if i not in ids)
+            with pytest.raises(IllegalActionError):
+                e.step(illegal)
+            assert e.infos[agent]["legal_ids"] == ids and e.agent_selection == agent
+        e.step(ids[rng.randrange(len(ids))])
+        steps += 1
+    assert steps > 200
+
+
 def test_render_ansi_shows_the_acting_seats_view() -> None:
     e = raw_env(render_mode="ansi")
     e.reset(seed=1)

@@ -60,7 +60,7 @@ def determinize(
     game.open_guard, game.rebellion, game.kicked = view.open_guard, view.rebellion, view.kicked
     game.lead, game.lead_view, game.last_player, game.passes = None, None, -1, 0
     game.trick, game.places, game.clear_watch, game.cleared = [], [], None, []
-    game.escaped, game.result, game._legal = None, None, None
+    game.escaped, game.result, game._legal, game._texts = None, None, None, None
     game.phase, game.poll, game.poll_queue, game.poll_yes = view.phase, None, [], []
     game.current_seat = view.turn
     if view.poll is not None:

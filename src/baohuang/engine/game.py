@@ -132,7 +132,7 @@ class Game(RolePhases):
         self.actions = []
         self.result = None
         self.escaped = None
-        self._legal = None
+        self._legal = self._texts = None
         self._deal()
         self._auto()
 
@@ -156,8 +156,10 @@ class Game(RolePhases):
 
     def legal_texts(self) -> tuple[str, ...]:
         """:meth:`legal_actions` in notation (a view's ``legal``)."""
-        # A play keeps its notation: reading it is cheaper than calling __str__.
-        return tuple([a.text if type(a) is Play else str(a) for a in self._legal_now()])
+        # Kept until the next action; a play keeps its notation, cheaper than __str__.
+        if self._texts is None:
+            self._texts = tuple([a.text if type(a) is Play else str(a) for a in self._legal_now()])
+        return self._texts
 
     def apply(self, action: Action | str) -> None:
         """Apply ``action`` for :attr:`current_seat` (an escape for its own seat); raises
@@ -424,7 +426,7 @@ class Game(RolePhases):
             self._accept(seat, open_solo=isinstance(action, OpenSolo))
         elif isinstance(action, Decline) or action == TRANSFER:
             self._pass_pile(seat, "decline" if isinstance(action, Decline) else "transfer", auto)
-        self._legal = None
+        self._legal = self._texts = None
 
     def _auto(self) -> None:
         """Apply the steps that leave no choice (R8.4, R11.2 automatic yields, the 登基 forced by

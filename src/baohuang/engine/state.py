@@ -25,6 +25,7 @@ class GameState:
     __slots__ = (
         "_hand_texts",
         "_legal",
+        "_texts",
         "actions",
         "c0",
         "called",
@@ -137,6 +138,8 @@ class GameState:
     escaped: int | None
     result: GameResult | None
     _legal: list[Action] | None
+    #: The legal actions in notation, kept as long as ``_legal``.
+    _texts: tuple[str, ...] | None
     #: Per seat, the hand in notation, kept until the hand changes.
     _hand_texts: list[tuple[str, ...] | None]
 

@@ -4,7 +4,9 @@ An episode is a match of ``games`` games (default 1) under one rule set: tribute
 cards (R6.8) pass between its games. The agent to act is the engine's current seat, in every
 phase (tribute, candidate chain, call, polls, plays). Observations are
 ``{"observation": float32[SIZE], "action_mask": int8[N]}`` (:mod:`.observation`,
-:mod:`.actions`); the reward is each seat's R10 points when a game ends, 0 otherwise.
+:mod:`.actions`), and the acting agent's info lists the same legal actions as ids
+(``legal_ids``, in the view's order), as RLCard's states do; the reward is each seat's R10
+points when a game ends, 0 otherwise.
 """
 
 from __future__ import annotations
@@ -73,6 +75,8 @@ class BaohuangEnv(AECEnv):  # type: ignore[misc]
         self.match: Match | None = None
         self._rng = random.Random()
         self._scored = False
+        self._texts: tuple[str, ...] = ()
+        self._ids: tuple[int, ...] = ()
 
     # ------------------------------------------------------------------ spaces
 
@@ -105,11 +109,23 @@ class BaohuangEnv(AECEnv):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
         self._scored = False
         self.agent_selection = AGENTS[self._turn()]
+        self._offer()
 
     def _turn(self) -> int:
         seat = self.game.current_seat
         assert seat is not None
         return seat
+
+    def _legal_ids(self) -> tuple[int, ...]:
+        """The ids of the acting seat's legal actions, kept while the game stands still."""
+        texts = self.game.legal_texts()
+        if texts is not self._texts:
+            self._texts, self._ids = texts, tuple(self.table.ids_of(texts))
+        return self._ids
+
+    def _offer(self) -> None:
+        """The acting agent's info lists its legal ids (only its own, on its turn: R14)."""
+        self.infos[self.agent_selection]["legal_ids"] = self._legal_ids()
 
     def view(self, agent: str) -> View:
         """The agent's view of the game (R14), as the engine builds it."""
@@ -124,7 +140,9 @@ class BaohuangEnv(AECEnv):  # type: ignore[misc]
         view = game.view(_SEAT[agent])
         obs = self.encoder.encode(view, self.history, match.index)
         # The view lists the seat's own legal actions, and only on its turn (R14).
-        return {"observation": obs, "action_mask": self.table.mask(view.legal)}
+        legal = view.legal
+        ids = self._ids if legal is self._texts else self.table.ids_of(legal)
+        return {"observation": obs, "action_mask": self.table.mask_of(ids)}
 
     def step(self, action: int | np.integer[Any] | None) -> None:
         """Apply ``action`` (an id) for :attr:`agent_selection`; ``None`` once it is done."""
@@ -138,6 +156,7 @@ class BaohuangEnv(AECEnv):  # type: ignore[misc]
         if not 0 <= index < len(actions):
             raise ValueError(f"action {index} is not an id of this space (0-{len(actions) - 1})")
         game.apply(actions[index])
+        del self.infos[agent]["legal_ids"]
         self._cumulative_rewards[agent] = 0.0
         if self._scored:
             self._clear_rewards()
@@ -147,6 +166,7 @@ class BaohuangEnv(AECEnv):  # type: ignore[misc]
             self._end_game(game)
         else:
             self.agent_selection = AGENTS[seat]
+            self._offer()
         if self._scored:
             self._accumulate_rewards()
 
@@ -158,6 +178,7 @@ class BaohuangEnv(AECEnv):  # type: ignore[misc]
         if self.match.next_game() is not None:
             self.history.reset()
             self.agent_selection = AGENTS[self._turn()]
+            self._offer()
         else:
             self.terminations = dict.fromkeys(AGENTS, True)
 

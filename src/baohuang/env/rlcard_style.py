@@ -60,9 +60,8 @@ class RLCardStyleEnv:
         agent = AGENTS[player_id]
         observed = self.env.observe(agent)
         view = self.env.view(agent)
-        legal: OrderedDict[int, None] = OrderedDict(
-            (int(i), None) for i in np.flatnonzero(observed["action_mask"])
-        )
+        ids = self.env.infos[agent].get("legal_ids", ())
+        legal: OrderedDict[int, None] = OrderedDict.fromkeys(ids)
         return {
             "obs": observed["observation"],
             "legal_actions": legal,

@@ -125,12 +125,20 @@ class ActionTable:
         """The id of an engine action, or of its notation; ``KeyError`` for none."""
         return self.ids[action if isinstance(action, str) else str(action)]
 
+    def ids_of(self, legal: Iterable[str]) -> list[int]:
+        """The ids of the actions in ``legal`` (notation, as a view lists them), in order."""
+        ids = self.ids
+        return [ids[key] for key in legal]
+
     def mask(self, legal: Iterable[str]) -> npt.NDArray[np.int8]:
         """1 at the id of each action in ``legal`` (notation, as a view lists them), else 0."""
+        return self.mask_of(self.ids_of(legal))
+
+    def mask_of(self, action_ids: Iterable[int]) -> npt.NDArray[np.int8]:
+        """1 at each of ``action_ids``, else 0."""
         mask = bytearray(len(self.actions))
-        ids = self.ids
-        for key in legal:
-            mask[ids[key]] = 1
+        for action_id in action_ids:
+            mask[action_id] = 1
         return np.frombuffer(mask, np.int8)
 
 
