@@ -29,6 +29,8 @@ from baohuang.features.actions import ActionTable, action_table
 from baohuang.features.history import PublicHistory
 from baohuang.features.observation import HIGH, SIZE, Encoder
 
+from .masks import Masks
+
 Observation = dict[str, npt.NDArray[Any]]
 AGENTS = tuple(f"seat_{seat}" for seat in range(SEATS))
 _SEAT = {agent: seat for seat, agent in enumerate(AGENTS)}
@@ -60,6 +62,7 @@ class BaohuangEnv(AECEnv):  # type: ignore[misc]
         self.games = games
         self.render_mode = render_mode
         self.table: ActionTable = action_table(self.rules.twos_wild)
+        self._masks = Masks(len(self.table))
         self.encoder = Encoder(self.rules, games)
         self.history = PublicHistory()
         self.possible_agents = list(AGENTS)
@@ -142,7 +145,7 @@ class BaohuangEnv(AECEnv):  # type: ignore[misc]
         # The view lists the seat's own legal actions, and only on its turn (R14).
         legal = view.legal
         ids = self._ids if legal is self._texts else self.table.ids_of(legal)
-        return {"observation": obs, "action_mask": self.table.mask_of(ids)}
+        return {"observation": obs, "action_mask": self._masks.make(ids)}
 
     def step(self, action: int | np.integer[Any] | None) -> None:
         """Apply ``action`` (an id) for :attr:`agent_selection`; ``None`` once it is done."""

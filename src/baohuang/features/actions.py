@@ -132,12 +132,8 @@ class ActionTable:
 
     def mask(self, legal: Iterable[str]) -> npt.NDArray[np.int8]:
         """1 at the id of each action in ``legal`` (notation, as a view lists them), else 0."""
-        return self.mask_of(self.ids_of(legal))
-
-    def mask_of(self, action_ids: Iterable[int]) -> npt.NDArray[np.int8]:
-        """1 at each of ``action_ids``, else 0."""
         mask = bytearray(len(self.actions))
-        for action_id in action_ids:
+        for action_id in self.ids_of(legal):
             mask[action_id] = 1
         return np.frombuffer(mask, np.int8)
 
