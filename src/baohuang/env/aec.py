@@ -143,8 +143,7 @@ class BaohuangEnv(AECEnv):  # type: ignore[misc]
         view = game.view(_SEAT[agent])
         obs = self.encoder.encode(view, self.history, match.index)
         # The view lists the seat's own legal actions, and only on its turn (R14).
-        legal = view.legal
-        ids = self._ids if legal is self._texts else self.table.ids_of(legal)
+        ids = self._legal_ids() if view.legal else ()
         return {"observation": obs, "action_mask": self._masks.make(ids)}
 
     def step(self, action: int | np.integer[Any] | None) -> None:
