@@ -10,7 +10,10 @@ time budget is off unless ``budget_s=`` is given, so a run is reproducible from 
 with ``--heuristic`` a class attribute of :class:`baohuang.bots.heuristic.HeuristicBot` (its
 thresholds). The variant plays the heuristic over ``--deals`` duplicate deals (10 games each);
 the result is one row: points per game with the 95% interval, mean points by role, decision
-time. How the search's defaults and options were chosen with it: bench/search.md.
+time. ``--json`` keeps the variant's mean points per deal; ``--pair FILE`` compares this run with
+such a file deal by deal (the same seed: deal ``i`` is the same cards in both), an interval far
+narrower than either run's alone. How the search's defaults and options were chosen with it:
+bench/search.md.
 """
 
 from __future__ import annotations
@@ -23,7 +26,9 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
-from baohuang.bots.arena import ROLES, DealRecord, play_deals, summarize
+from rich.progress import track
+
+from baohuang.bots.arena import ROLES, DealRecord, mean_ci, play_deals, summarize
 from baohuang.bots.base import BOTS
 from baohuang.bots.heuristic import HeuristicBot
 from baohuang.bots.search import SearchBot
@@ -55,6 +60,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--heuristic", action="store_true", help="settings of the heuristic")
     parser.add_argument("--json", help="write the variant's mean points per deal here")
+    parser.add_argument("--pair", help="an earlier --json file of the same seed to compare with")
     parser.add_argument("settings", nargs="*", help="SearchBot arguments, NAME=VALUE")
     args = parser.parse_args()
     settings: dict[str, Any] = {} if args.heuristic else {"budget_s": None}
@@ -75,12 +81,11 @@ def main() -> None:
         def mapper(work: Any, deals: Any) -> Any:
             return pool.map(work, deals, chunksize=max(1, args.deals // (args.jobs * 8)))
 
-        records: list[DealRecord] = list(
-            play_deals(rules, names, args.deals, args.seed, mapper=mapper)
-        )
+        played = play_deals(rules, names, args.deals, args.seed, mapper=mapper)
+        records: list[DealRecord] = list(track(played, "deals", total=args.deals))
     variant, _ = summarize(names, records)
+    per_deal = [sum(r.points[0]) / len(r.points[0]) for r in records]
     if args.json:
-        per_deal = [sum(r.points[0]) / len(r.points[0]) for r in records]
         Path(args.json).write_text(json.dumps({"settings": settings, "per_deal": per_deal}))
     roles = ", ".join(
         f"{role} {points:+.2f}"
@@ -94,6 +99,19 @@ def main() -> None:
         f" over {args.deals} deals, seed {args.seed}; by role {roles};"
         f" {variant.time_mean_ms:.2f} ms a decision; {time.perf_counter() - start:.0f} s"
     )
+    if args.pair:
+        print(paired(per_deal, Path(args.pair)))
+
+
+def paired(per_deal: list[float], path: Path) -> str:
+    """This run's lead over the run kept in ``path`` (its ``--json``), deal by deal, over the
+    deals both played."""
+    other = json.loads(path.read_text())
+    leads = [a - b for a, b in zip(per_deal, other["per_deal"], strict=False)]
+    mean, low, high = mean_ci(leads)
+    shown = " ".join(f"{k}={v}" for k, v in other["settings"].items())
+    interval = f"{mean:+.3f} [{low:+.3f}, {high:+.3f}]"
+    return f"paired with {path} ({shown}): {interval} over {len(leads)} deals"
 
 
 if __name__ == "__main__":

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -159,3 +161,21 @@ def test_cli_arena_in_chinese_with_a_preset_and_options() -> None:
 def test_cli_arena_rejects_bad_bot_lists(bots: str, message: str) -> None:
     result = runner.invoke(app, ["arena", "--bots", bots, "--games", "2", "--lang", "en"])
     assert result.exit_code == 2 and message in result.output
+
+
+def test_search_variants_pairs_a_rerun_deal_by_deal(tmp_path: Path) -> None:
+    """bench/search_variants.py: a run of the same seed and settings repeats every deal's
+    points, so paired with its own --json its lead is exactly 0; a shorter run pairs over the
+    deals both played."""
+    script = Path(__file__).parents[2] / "bench" / "search_variants.py"
+    first = tmp_path / "first.json"
+    command = [sys.executable, str(script), "--heuristic", "--preset", "classic", "--seed", "t1"]
+    subprocess.run([*command, "--deals", "4", "--json", str(first)], check=True)
+    again = subprocess.run(
+        [*command, "--deals", "3", "--pair", str(first)],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    assert len(json.loads(first.read_text())["per_deal"]) == 4
+    assert f"paired with {first} (): +0.000 [+0.000, +0.000] over 3 deals" in again
