@@ -19,7 +19,7 @@ from ..engine.scoring import GameResult
 from ..engine.views import View
 from .heuristic import HeuristicBot
 from .learned import SHIPPED_MARGIN, LearnedBot, QModel, has_shipped_model
-from .search import SearchBot
+from .search import SearchBot, strong_bot
 
 
 class Bot(Protocol):
@@ -74,8 +74,9 @@ BotFactory = Callable[[Rules, str], Bot]
 #: The bots by name, weakest first: ``search`` (the heuristic with endgame and role-phase
 #: search; in weihai the whole play) leads ``heuristic`` by 0.23 points/game in classic (against
 #: an earlier heuristic) and 1.20 in weihai over 500 duplicate deals (bench/search.md);
-#: ``strong`` is ``search`` reading the hands from the play (``read=4``, :mod:`.inference`),
-#: about three times its time for 0.36 in classic;
+#: ``strong`` is ``search`` reading the hands from the play (``read=4``, :mod:`.inference`;
+#: in classic searching earlier when sure, :func:`.search.strong_bot`) for 0.57 in classic over
+#: 100 deals;
 #: ``learned`` (weihai's role answers learned where the model prefers them by a point, the
 #: heuristic's play) by 0.27 in weihai (bench/learned.md).
 BOTS: dict[str, BotFactory] = {
@@ -83,7 +84,7 @@ BOTS: dict[str, BotFactory] = {
     "auto": lambda rules, seed: AutoBot(),
     "heuristic": lambda rules, seed: HeuristicBot(rules),
     "search": lambda rules, seed: SearchBot(rules, seed),
-    "strong": lambda rules, seed: SearchBot(rules, seed, read=4),
+    "strong": strong_bot,
 }
 if has_shipped_model():  # the learned bot, when a model earned its place (bench/learned.md)
     BOTS["learned"] = lambda rules, seed: LearnedBot(rules, margin=SHIPPED_MARGIN)
