@@ -192,6 +192,9 @@ def test_r4_counter_agrees_with_the_card_counter(
     rules = PRESETS["classic"]
     fast, slow = R4Counter(pool, cap, rules), CardCounter(pool, cap, rules)
     assert fast.beatable(play) == slow.beatable(play)
+    if count and not play.jokers:
+        assert fast.beatable_set(rank, count) == slow.beatable_set(rank, count)
+        assert fast.beatable_set(rank, count) == slow.beatable(play)
 
 
 def random_positions(rules: Rules, seed: int, n: int = 30) -> Iterator[Position]:

@@ -84,7 +84,7 @@ def held_ranks(rules: Rules) -> frozenset[int]:
 
 def is_control(play: Play) -> bool:
     """Whether a play spends control cards: 2s (filling or not) or jokers."""
-    return bool(play.jokers or play.twos or play.has_rank(TWO))
+    return bool(play.jokers or play.twos or play.rank == TWO)  # rank is -1 without a set
 
 
 @dataclass(slots=True)
@@ -99,13 +99,18 @@ class CardCounter:
     rules: Rules
 
     def __post_init__(self) -> None:
-        self.pool = [min(n, self.cap) for n in self.pool]
+        cap = self.cap
+        self.pool = [n if n < cap else cap for n in self.pool]
 
     def beatable(self, play: Play) -> bool:
         """Whether some hand of unseen cards could still beat ``play`` (R4, R5)."""
         if self.rules.roast and play.jokers:  # R5.1 烤牌: answers of other sizes
             return any(p.size <= self.cap for p in following_plays(self.pool, play, self.rules))
         return play.size <= self.cap and can_beat(self.pool, play, self.rules)
+
+    def beatable_set(self, rank: int, count: int) -> bool:
+        """:meth:`beatable` for ``count`` cards of ``rank`` without jokers."""
+        return self.beatable(Play.of(rank, count))
 
 
 def finishing_lead(
@@ -128,13 +133,12 @@ def finishing_lead(
     losers: list[int] = []
     for rank in ranks:
         if rank not in held:
-            plain = Play.of(rank, counts[rank])
-            if counter.beatable(plain):
+            if counter.beatable_set(rank, counts[rank]):
                 losers.append(rank)
                 if len(losers) > most:
                     return None
             else:
-                winners.append(plain)
+                winners.append(Play.of(rank, counts[rank]))
     covered: list[Play] = []
     for rank in losers:
         for s, b in ((1, 0), (0, 1)):
@@ -156,7 +160,7 @@ def beyond_finishing(counts: Sequence[int], counter: CardCounter, held: frozense
     most = counts[SMALL_JOKER] + counts[BIG_JOKER] + 3
     losers = 0
     for rank in range(SMALL_JOKER):
-        if counts[rank] and rank not in held and counter.beatable(Play.of(rank, counts[rank])):
+        if counts[rank] and rank not in held and counter.beatable_set(rank, counts[rank]):
             losers += 1
             if losers > most:
                 return True

@@ -80,6 +80,8 @@ class Frame:
     before: list[int]
     #: The index in :attr:`PlayLog.actions` of the action the frame precedes.
     at: int
+    #: The guard drawn -> the seat's :meth:`Position.partners` (its hand does not change them).
+    partners: dict[int | None, list[float]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -124,18 +126,22 @@ class PlayLog:
         """What the bot did at the turn it :meth:`see`-ed last."""
         self.actions.append((seat, play))
 
-    def update(self, view: View, rules: Rules) -> None:
+    def update(self, view: View, rules: Rules) -> bool:
         """Replay the actions not yet replayed, keeping a :class:`Frame` for each decision of
-        another seat; a pass that ended a round, seen only as the round's end, is one too."""
+        another seat; a pass that ended a round, seen only as the round's end, is one too.
+        Whether frames kept before changed (the guard's reveal seen only now)."""
         acts, me = self.actions, view.seat
         if not acts or self.lost:
-            return
+            return False
         position = self.replay or self._start(view, rules)
         reveal_at = self._reveal_index(view, rules, position)
+        changed = False
         if reveal_at is not None and reveal_at < self.replayed:  # replayed before it showed
-            position.known = True
+            changed = position.known = True
             for frame in self.frames:
-                frame.position.known = frame.position.known or frame.at > reveal_at
+                if frame.at > reveal_at and not frame.position.known:
+                    frame.position.known = True
+                    frame.partners.clear()
         for i in range(self.replayed, len(acts)):
             seat, play = acts[i]
             while position.turn != seat and position.lead is not None and not position.over:
@@ -144,7 +150,7 @@ class PlayLog:
                 self._step(position, position.turn, None)
             if position.over or position.turn != seat:
                 self.lost = True
-                return
+                return changed
             if seat != me:
                 self._keep(position, seat, play, i)
             if play is not None:
@@ -155,6 +161,7 @@ class PlayLog:
             if i == reveal_at:
                 position.known = True
         self.replayed = len(acts)
+        return changed
 
     def _start(self, view: View, rules: Rules) -> Position:
         """The public position at the first action: sizes and the cards not yet played, the
@@ -273,7 +280,8 @@ class HandReader:
         self.log = PlayLog()
         self.chains: list[Chain] = []
         self.read = 0  # actions the chains have been brought up to
-        #: (frame, the seat's hand then, whether it is the guard) -> the policy's action.
+        #: (frame, the seat's hand at the first action of the log, whether it is the guard)
+        #: -> the policy's action (the hand then is that less the cards played before it).
         self.cache: dict[tuple[int, tuple[int, ...], bool], Play | None] = {}
         self.by_seat: dict[int, list[int]] = {}
 
@@ -288,22 +296,24 @@ class HandReader:
     def misses(self, seat: int, hand: Sequence[int], guard: int | None, limit: int) -> int:
         """How many of ``seat``'s decisions the policy does not reproduce if it holds ``hand``
         now and ``guard`` is the guard; counting stops past ``limit``."""
-        start = [h + p for h, p in zip(hand, self.log.played[seat], strict=True)]
+        start = tuple([h + p for h, p in zip(hand, self.log.played[seat], strict=True)])
         frames, cache, act = self.log.frames, self.cache, self.policy.act
         guarding = seat == guard
         count = 0
         order = self.by_seat.get(seat, [])
         for n, i in enumerate(order):
             frame = frames[i]
-            then = tuple([s - b for s, b in zip(start, frame.before, strict=True)])
-            key = (i, then, guarding)
+            key = (i, start, guarding)
             if key in cache:
                 chosen = cache[key]
             else:
                 position = frame.position
-                position.hands[seat] = list(then)
+                position.hands[seat] = [s - b for s, b in zip(start, frame.before, strict=True)]
                 position.guard = guard
-                chosen = cache[key] = act(position)
+                partners = frame.partners.get(guard)
+                if partners is None:
+                    partners = frame.partners[guard] = position.partners(seat)
+                chosen = cache[key] = act(position, partners)
             if chosen is not frame.play:
                 count += 1
                 if count > limit:  # this frame is asked first next time: it rejects early
@@ -350,7 +360,8 @@ class HandReader:
     def _update(self, view: View) -> None:
         """Replay the log up to ``view`` and index the frames by seat, the latest first (a
         frame that ends a count past its limit moves to the front, :meth:`misses`)."""
-        self.log.update(view, self.rules)
+        if self.log.update(view, self.rules):  # the policy's actions cached no longer hold
+            self.cache = {}
         self.by_seat = {}
         for i in range(len(self.log.frames) - 1, -1, -1):
             self.by_seat.setdefault(self.log.frames[i].seat, []).append(i)

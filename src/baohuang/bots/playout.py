@@ -141,13 +141,21 @@ class R4Counter(CardCounter):
 
     def beatable(self, play: Play) -> bool:
         """R4: an answer has ``play``'s size, at least one R per B of ``play`` (none beats R),
-        and a higher card for each other card: spare jokers, then one higher rank."""
+        and a higher card for each other card: spare jokers, then one higher rank. The R that
+        beat ``play``'s B taken, the rest is the test of a set of its other cards and B's."""
+        return (
+            not play.big
+            and play.small <= self.pool[BIG_JOKER]
+            and self.beatable_set(play.rank, play.count + play.small)
+        )
+
+    def beatable_set(self, rank: int, count: int) -> bool:
+        """:meth:`beatable` for ``count`` cards of ``rank`` without jokers."""
         pool = self.pool
-        spare = pool[BIG_JOKER] - play.small
-        if play.big or spare < 0 or play.size > self.cap:
+        if count > self.cap:
             return False
-        need = play.count - spare - pool[SMALL_JOKER]
-        return need <= 0 or any(pool[r] >= need for r in range(play.rank + 1, SMALL_JOKER))
+        need = count - pool[BIG_JOKER] - pool[SMALL_JOKER]
+        return need <= 0 or max(pool[rank + 1 : SMALL_JOKER], default=0) >= need
 
 
 def plain_r4(rules: Rules) -> bool:
@@ -162,8 +170,9 @@ class Policy(HeuristicBot):
         super().__init__(rules)
         self.plain = plain_r4(rules)
 
-    def act(self, position: Position) -> Play | None:
-        """The play the heuristic bot would make at ``position`` (``None``: pass)."""
+    def act(self, position: Position, partners: list[float] | None = None) -> Play | None:
+        """The play the heuristic bot would make at ``position`` (``None``: pass);
+        ``partners``: :meth:`Position.partners` for the seat to act, when known already."""
         seat, sizes = position.turn, position.sizes
         counts = position.hands[seat]
         plays = plays_for(counts, position.lead, self.rules)
@@ -174,10 +183,11 @@ class Policy(HeuristicBot):
         if not plays:
             return None
         pool = position.pool
-        unseen = [pool[r] - counts[r] for r in range(len(counts))]
-        cap = max(n for s, n in enumerate(sizes) if s != seat)
+        unseen = [p - c for p, c in zip(pool, counts, strict=True)]
+        cap = max(sizes[:seat] + sizes[seat + 1 :])
         counter = (R4Counter if self.plain else CardCounter)(unseen, cap, self.rules)
-        partners = position.partners(seat)
+        if partners is None:
+            partners = position.partners(seat)
         if position.lead is None:
             action = self._lead(plays, counts, counter, partners, seat, sizes)
         else:
