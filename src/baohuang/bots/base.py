@@ -75,8 +75,8 @@ BotFactory = Callable[[Rules, str], Bot]
 #: search; in weihai the whole play) leads ``heuristic`` by 0.23 points/game in classic (against
 #: an earlier heuristic) and 1.20 in weihai over 500 duplicate deals (bench/search.md);
 #: ``strong`` is ``search`` reading the hands from the play (``read=4``, :mod:`.inference`;
-#: in classic searching earlier when sure, :func:`.search.strong_bot`) for 0.57 in classic over
-#: 100 deals;
+#: in classic searching the whole play when sure, :func:`.search.strong_bot`) for 0.78 in
+#: classic over 60 deals;
 #: ``learned`` (weihai's role answers learned where the model prefers them by a point, the
 #: heuristic's play) by 0.27 in weihai (bench/learned.md).
 BOTS: dict[str, BotFactory] = {
