@@ -141,8 +141,9 @@ class R4Counter(CardCounter):
 
     def beatable(self, play: Play) -> bool:
         """R4: an answer has ``play``'s size, at least one R per B of ``play`` (none beats R),
-        and a higher card for each other card: spare jokers, then one higher rank. The R that
-        beat ``play``'s B taken, the rest is the test of a set of its other cards and B's."""
+        and a higher card for each other card: spare jokers, then one higher rank. With one
+        unseen R set against each B of ``play``, what is left is :meth:`beatable_set` for a
+        set of its other cards and its B's."""
         return (
             not play.big
             and play.small <= self.pool[BIG_JOKER]
