@@ -12,7 +12,9 @@ thresholds). The variant plays the heuristic over ``--deals`` duplicate deals (1
 the result is one row: points per game with the 95% interval, mean points by role, decision
 time. ``--json`` keeps the variant's mean points per deal; ``--pair FILE`` compares this run with
 such a file deal by deal (the same seed: deal ``i`` is the same cards in both), an interval far
-narrower than either run's alone. How the search's defaults and options were chosen with it:
+narrower than either run's alone. ``--first N`` starts at deal ``N``, so a long arena can be
+played in pieces (each with its ``--json``) and ``--merge A.json B.json ...`` reads the pieces
+as one run. How the search's defaults and options were chosen with it:
 bench/search.md.
 """
 
@@ -57,12 +59,17 @@ def main() -> None:
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--seed", default="s6")
+    parser.add_argument("--first", type=int, default=0, help="the first deal's index")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--heuristic", action="store_true", help="settings of the heuristic")
     parser.add_argument("--json", help="write the variant's mean points per deal here")
     parser.add_argument("--pair", help="an earlier --json file of the same seed to compare with")
+    parser.add_argument("--merge", nargs="+", help="--json files of one run's pieces to read")
     parser.add_argument("settings", nargs="*", help="SearchBot arguments, NAME=VALUE")
     args = parser.parse_args()
+    if args.merge:
+        print(merge([Path(name) for name in args.merge]))
+        return
     settings: dict[str, Any] = {} if args.heuristic else {"budget_s": None}
     for item in args.settings:
         key, _, value = item.partition("=")
@@ -81,12 +88,13 @@ def main() -> None:
         def mapper(work: Any, deals: Any) -> Any:
             return pool.map(work, deals, chunksize=max(1, args.deals // (args.jobs * 8)))
 
-        played = play_deals(rules, names, args.deals, args.seed, mapper=mapper)
+        played = play_deals(rules, names, args.deals, args.seed, mapper=mapper, first=args.first)
         records: list[DealRecord] = list(track(played, "deals", total=args.deals))
     variant, _ = summarize(names, records)
     per_deal = [sum(r.points[0]) / len(r.points[0]) for r in records]
     if args.json:
-        Path(args.json).write_text(json.dumps({"settings": settings, "per_deal": per_deal}))
+        kept = {"preset": args.preset, "seed": args.seed, "first": args.first}
+        Path(args.json).write_text(json.dumps(kept | {"settings": settings, "per_deal": per_deal}))
     roles = ", ".join(
         f"{role} {points:+.2f}"
         for role in ROLES
@@ -96,7 +104,7 @@ def main() -> None:
     interval = f"[{variant.ci_low:+.3f}, {variant.ci_high:+.3f}]"
     print(
         f"{args.preset} {shown}: {variant.mean:+.3f} {interval}"
-        f" over {args.deals} deals, seed {args.seed}; by role {roles};"
+        f" over {args.deals} deals from {args.first}, seed {args.seed}; by role {roles};"
         f" {variant.time_mean_ms:.2f} ms a decision; {time.perf_counter() - start:.0f} s"
     )
     if args.pair:
@@ -112,6 +120,26 @@ def paired(per_deal: list[float], path: Path) -> str:
     shown = " ".join(f"{k}={v}" for k, v in other["settings"].items())
     interval = f"{mean:+.3f} [{low:+.3f}, {high:+.3f}]"
     return f"paired with {path} ({shown}): {interval} over {len(leads)} deals"
+
+
+def merge(paths: list[Path]) -> str:
+    """The pieces of one run (the same preset, seed and settings; deals that follow on without
+    a gap or overlap) read as one: points per game with the 95% interval."""
+    pieces = sorted((json.loads(path.read_text()) for path in paths), key=lambda p: p["first"])
+    head = pieces[0]
+    per_deal: list[float] = []
+    for piece in pieces:
+        same = all(piece[key] == head[key] for key in ("preset", "seed", "settings"))
+        if not same or piece["first"] != head["first"] + len(per_deal):
+            raise SystemExit(f"not pieces of one run: {paths}")
+        per_deal += piece["per_deal"]
+    mean, low, high = mean_ci(per_deal)
+    shown = " ".join(f"{k}={v}" for k, v in head["settings"].items())
+    last = head["first"] + len(per_deal) - 1
+    return (
+        f"{head['preset']} {shown}: {mean:+.3f} [{low:+.3f}, {high:+.3f}]"
+        f" over {len(per_deal)} deals ({head['first']}..{last}), seed {head['seed']}"
+    )
 
 
 if __name__ == "__main__":

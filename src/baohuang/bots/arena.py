@@ -110,18 +110,21 @@ def play_deals(
     seed: int | str,
     jobs: int = 1,
     mapper: Mapper | None = None,
+    first: int = 0,
 ) -> Iterator[DealRecord]:
-    """The records of deals ``0 .. deals-1`` in order, over ``jobs`` processes (spawned), or
-    through ``mapper`` (:func:`baohuang.distributed.ray_map`)."""
+    """The records of deals ``first .. first+deals-1`` in order, over ``jobs`` processes
+    (spawned), or through ``mapper`` (:func:`baohuang.distributed.ray_map`). Deal ``i`` of a
+    seed is the same cards whichever run plays it, so a long arena can be played in pieces."""
     work = partial(play_deal, rules, list(names), seed)
+    indices = range(first, first + deals)
     if mapper is not None:
-        yield from mapper(work, range(deals))
+        yield from mapper(work, indices)
         return
     if jobs == 1:
-        yield from map(work, range(deals))
+        yield from map(work, indices)
         return
     with ProcessPoolExecutor(jobs, mp_context=get_context("spawn")) as pool:
-        yield from pool.map(work, range(deals), chunksize=max(1, deals // (jobs * 8)))
+        yield from pool.map(work, indices, chunksize=max(1, deals // (jobs * 8)))
 
 
 def mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
