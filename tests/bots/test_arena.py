@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -116,6 +117,13 @@ def test_jobs_2_gives_the_same_results_as_jobs_1() -> None:
     assert [(r.points, r.roles) for r in one] == [(r.points, r.roles) for r in two]
 
 
+def test_play_deals_from_a_first_deal_plays_the_same_deals() -> None:
+    names = ["heuristic", "random"]
+    whole = list(play_deals(CLASSIC, names, 3, 11))
+    rest = list(play_deals(CLASSIC, names, 2, 11, first=1))
+    assert [(r.points, r.roles) for r in whole[1:]] == [(r.points, r.roles) for r in rest]
+
+
 def test_cli_arena_table_and_json(tmp_path: Path) -> None:
     path = tmp_path / "arena.json"
     args = ["arena", "--bots", "heuristic,auto", "--games", "3", "--seed", "4", "--lang", "en"]
@@ -179,3 +187,29 @@ def test_search_variants_pairs_a_rerun_deal_by_deal(tmp_path: Path) -> None:
     ).stdout
     assert len(json.loads(first.read_text())["per_deal"]) == 4
     assert f"paired with {first} (): +0.000 [+0.000, +0.000] over 3 deals" in again
+
+
+def test_search_variants_merges_pieces_into_the_whole_run(tmp_path: Path) -> None:
+    """bench/search_variants.py: deals 0-1 and 2-3 played as pieces (--first) and merged read
+    as the 4-deal run; pieces that overlap are refused by name."""
+    script = Path(__file__).parents[2] / "bench" / "search_variants.py"
+    command = [sys.executable, str(script), "--heuristic", "--preset", "classic", "--seed", "t2"]
+    command.append("accept_at=3.0")  # it never takes the emperor card: it scores apart
+    whole = subprocess.run(
+        [*command, "--deals", "4"], check=True, capture_output=True, text=True
+    ).stdout
+    pieces = [tmp_path / "a.json", tmp_path / "b.json"]
+    for first, path in zip((0, 2), pieces, strict=True):
+        piece = ["--deals", "2", "--first", str(first), "--json", str(path)]
+        subprocess.run([*command, *piece], check=True, capture_output=True)
+    merge = [sys.executable, str(script), "--merge"]
+    merged = subprocess.run(
+        [*merge, *map(str, reversed(pieces))], check=True, capture_output=True, text=True
+    ).stdout
+    result = re.search(r"(\S+ \[.*\]) over 4 deals", whole)
+    assert result is not None and result[1] != "+0.000 [+0.000, +0.000]"
+    assert f"{result[1]} over 4 deals (0..3), seed t2" in merged
+    overlap = subprocess.run(
+        [*merge, str(pieces[0]), str(pieces[0])], capture_output=True, text=True
+    )
+    assert overlap.returncode != 0 and "not pieces of one run" in overlap.stderr
