@@ -14,7 +14,8 @@ time. ``--json`` keeps the variant's mean points per deal; ``--pair FILE`` compa
 such a file deal by deal (the same seed: deal ``i`` is the same cards in both), an interval far
 narrower than either run's alone. ``--first N`` starts at deal ``N``, so a long arena can be
 played in pieces (each with its ``--json``) and ``--merge A.json B.json ...`` reads the pieces
-as one run. How the search's defaults and options were chosen with it:
+as one run (``--plot FILE.png``: its mean over the first ``n`` deals with the 95% interval, by
+``n``). How the search's defaults and options were chosen with it:
 bench/search.md.
 """
 
@@ -65,10 +66,14 @@ def main() -> None:
     parser.add_argument("--json", help="write the variant's mean points per deal here")
     parser.add_argument("--pair", help="an earlier --json file of the same seed to compare with")
     parser.add_argument("--merge", nargs="+", help="--json files of one run's pieces to read")
+    parser.add_argument("--plot", help="with --merge: draw the running mean into this PNG")
     parser.add_argument("settings", nargs="*", help="SearchBot arguments, NAME=VALUE")
     args = parser.parse_args()
     if args.merge:
-        print(merge([Path(name) for name in args.merge]))
+        head, per_deal = merge([Path(name) for name in args.merge])
+        print(merged_row(head, per_deal))
+        if args.plot:
+            plot_running(head, per_deal, Path(args.plot))
         return
     settings: dict[str, Any] = {} if args.heuristic else {"budget_s": None}
     for item in args.settings:
@@ -122,9 +127,9 @@ def paired(per_deal: list[float], path: Path) -> str:
     return f"paired with {path} ({shown}): {interval} over {len(leads)} deals"
 
 
-def merge(paths: list[Path]) -> str:
+def merge(paths: list[Path]) -> tuple[dict[str, Any], list[float]]:
     """The pieces of one run (the same preset, seed and settings; deals that follow on without
-    a gap or overlap) read as one: points per game with the 95% interval."""
+    a gap or overlap) read as one: the first piece's header and every deal's mean points."""
     pieces = sorted((json.loads(path.read_text()) for path in paths), key=lambda p: p["first"])
     head = pieces[0]
     per_deal: list[float] = []
@@ -133,6 +138,11 @@ def merge(paths: list[Path]) -> str:
         if not same or piece["first"] != head["first"] + len(per_deal):
             raise SystemExit(f"not pieces of one run: {paths}")
         per_deal += piece["per_deal"]
+    return head, per_deal
+
+
+def merged_row(head: dict[str, Any], per_deal: list[float]) -> str:
+    """Points per game with the 95% interval over the merged deals."""
     mean, low, high = mean_ci(per_deal)
     shown = " ".join(f"{k}={v}" for k, v in head["settings"].items())
     last = head["first"] + len(per_deal) - 1
@@ -140,6 +150,30 @@ def merge(paths: list[Path]) -> str:
         f"{head['preset']} {shown}: {mean:+.3f} [{low:+.3f}, {high:+.3f}]"
         f" over {len(per_deal)} deals ({head['first']}..{last}), seed {head['seed']}"
     )
+
+
+def plot_running(head: dict[str, Any], per_deal: list[float], path: Path) -> None:
+    """The mean over the first ``n`` deals with its 95% interval, by ``n`` (a PNG)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    counts = range(10, len(per_deal) + 1)
+    rows = [mean_ci(per_deal[:n]) for n in counts]
+    fig, axes = plt.subplots(figsize=(7, 3.6), constrained_layout=True)
+    axes.fill_between(counts, [r[1] for r in rows], [r[2] for r in rows], alpha=0.25)
+    axes.plot(counts, [r[0] for r in rows], color="#2a6f97", label="mean, 95% interval")
+    axes.axhline(0.75, color="#b0413e", linewidth=0.8, linestyle="--", label="+0.75")
+    axes.axhline(0.0, color="grey", linewidth=0.8)
+    axes.set(
+        xlabel="deals (10 games each)",
+        ylabel="points/game vs heuristic",
+        title=f"{head['preset']}, seed {head['seed']}: the variant over the first n deals",
+    )
+    axes.legend(loc="lower right")
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
 
 
 if __name__ == "__main__":

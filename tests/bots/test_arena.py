@@ -191,7 +191,7 @@ def test_search_variants_pairs_a_rerun_deal_by_deal(tmp_path: Path) -> None:
 
 def test_search_variants_merges_pieces_into_the_whole_run(tmp_path: Path) -> None:
     """bench/search_variants.py: deals 0-1 and 2-3 played as pieces (--first) and merged read
-    as the 4-deal run; pieces that overlap are refused by name."""
+    as the 4-deal run (and draw its running mean); pieces that overlap are refused by name."""
     script = Path(__file__).parents[2] / "bench" / "search_variants.py"
     command = [sys.executable, str(script), "--heuristic", "--preset", "classic", "--seed", "t2"]
     command.append("accept_at=3.0")  # it never takes the emperor card: it scores apart
@@ -203,9 +203,14 @@ def test_search_variants_merges_pieces_into_the_whole_run(tmp_path: Path) -> Non
         piece = ["--deals", "2", "--first", str(first), "--json", str(path)]
         subprocess.run([*command, *piece], check=True, capture_output=True)
     merge = [sys.executable, str(script), "--merge"]
+    plot = tmp_path / "running.png"
     merged = subprocess.run(
-        [*merge, *map(str, reversed(pieces))], check=True, capture_output=True, text=True
+        [*merge, *map(str, reversed(pieces)), "--plot", str(plot)],
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout
+    assert plot.read_bytes().startswith(b"\x89PNG")
     result = re.search(r"(\S+ \[.*\]) over 4 deals", whole)
     assert result is not None and result[1] != "+0.000 [+0.000, +0.000]"
     assert f"{result[1]} over 4 deals (0..3), seed t2" in merged
