@@ -105,7 +105,7 @@ def main() -> None:
         for role in ROLES
         if (points := variant.role_points.get(role)) is not None
     )
-    shown = " ".join(f"{k}={v}" for k, v in settings.items())
+    shown = settings_text(settings)
     interval = f"[{variant.ci_low:+.3f}, {variant.ci_high:+.3f}]"
     print(
         f"{args.preset} {shown}: {variant.mean:+.3f} {interval}"
@@ -116,13 +116,18 @@ def main() -> None:
         print(paired(per_deal, Path(args.pair)))
 
 
+def settings_text(settings: dict[str, Any]) -> str:
+    """A run's settings as given on the command line, ``NAME=VALUE`` each."""
+    return " ".join(f"{k}={v}" for k, v in settings.items())
+
+
 def paired(per_deal: list[float], path: Path) -> str:
     """This run's lead over the run kept in ``path`` (its ``--json``), deal by deal, over the
     deals both played."""
     other = json.loads(path.read_text())
     leads = [a - b for a, b in zip(per_deal, other["per_deal"], strict=False)]
     mean, low, high = mean_ci(leads)
-    shown = " ".join(f"{k}={v}" for k, v in other["settings"].items())
+    shown = settings_text(other["settings"])
     interval = f"{mean:+.3f} [{low:+.3f}, {high:+.3f}]"
     return f"paired with {path} ({shown}): {interval} over {len(leads)} deals"
 
@@ -144,7 +149,7 @@ def merge(paths: list[Path]) -> tuple[dict[str, Any], list[float]]:
 def merged_row(head: dict[str, Any], per_deal: list[float]) -> str:
     """Points per game with the 95% interval over the merged deals."""
     mean, low, high = mean_ci(per_deal)
-    shown = " ".join(f"{k}={v}" for k, v in head["settings"].items())
+    shown = settings_text(head["settings"])
     last = head["first"] + len(per_deal) - 1
     return (
         f"{head['preset']} {shown}: {mean:+.3f} [{low:+.3f}, {high:+.3f}]"
