@@ -10,13 +10,13 @@ time budget is off unless ``budget_s=`` is given, so a run is reproducible from 
 with ``--heuristic`` a class attribute of :class:`baohuang.bots.heuristic.HeuristicBot` (its
 thresholds). The variant plays the heuristic over ``--deals`` duplicate deals (10 games each);
 the result is one row: points per game with the 95% interval, mean points by role, decision
-time. ``--json`` keeps the variant's mean points per deal; ``--pair FILE`` compares this run with
-such a file deal by deal (the same seed: deal ``i`` is the same cards in both), an interval far
-narrower than either run's alone. ``--first N`` starts at deal ``N``, so a long arena can be
-played in pieces (each with its ``--json``) and ``--merge A.json B.json ...`` reads the pieces
-as one run (``--plot FILE.png``: its mean over the first ``n`` deals with the 95% interval, by
-``n``). How the search's defaults and options were chosen with it:
-bench/search.md.
+time. ``--json`` keeps the variant's mean points per deal; ``--pair FILE`` compares this run
+with such a file (``--pair`` again for each piece of one run) deal by deal over the deals both
+played (the same seed: deal ``i`` is the same cards in both), an interval far narrower than
+either run's alone. ``--first N`` starts at deal ``N``, so a long arena can be played in pieces
+(each with its ``--json``) and ``--merge A.json B.json ...`` reads the pieces as one run
+(``--plot FILE.png``: its mean over the first ``n`` deals with the 95% interval, by ``n``). How
+the search's defaults and options were chosen with it: bench/search.md.
 """
 
 from __future__ import annotations
@@ -64,7 +64,11 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--heuristic", action="store_true", help="settings of the heuristic")
     parser.add_argument("--json", help="write the variant's mean points per deal here")
-    parser.add_argument("--pair", help="an earlier --json file of the same seed to compare with")
+    parser.add_argument(
+        "--pair",
+        action="append",
+        help="an earlier --json file of the same seed to compare with (again for each piece)",
+    )
     parser.add_argument("--merge", nargs="+", help="--json files of one run's pieces to read")
     parser.add_argument("--plot", help="with --merge: draw the running mean into this PNG")
     parser.add_argument("settings", nargs="*", help="SearchBot arguments, NAME=VALUE")
@@ -79,6 +83,8 @@ def main() -> None:
     for item in args.settings:
         key, _, value = item.partition("=")
         settings[key] = number(value)
+    kept = {"preset": args.preset, "seed": args.seed, "first": args.first}
+    earlier = earlier_run(kept, args.deals, [Path(n) for n in args.pair]) if args.pair else None
     register(settings, args.heuristic)
     rules = Rules.preset(args.preset)
     names = [NAME, "heuristic"]
@@ -98,7 +104,6 @@ def main() -> None:
     variant, _ = summarize(names, records)
     per_deal = [sum(r.points[0]) / len(r.points[0]) for r in records]
     if args.json:
-        kept = {"preset": args.preset, "seed": args.seed, "first": args.first}
         Path(args.json).write_text(json.dumps(kept | {"settings": settings, "per_deal": per_deal}))
     roles = ", ".join(
         f"{role} {points:+.2f}"
@@ -112,8 +117,8 @@ def main() -> None:
         f" over {args.deals} deals from {args.first}, seed {args.seed}; by role {roles};"
         f" {variant.time_mean_ms:.2f} ms a decision; {time.perf_counter() - start:.0f} s"
     )
-    if args.pair:
-        print(paired(per_deal, Path(args.pair)))
+    if earlier:
+        print(paired(args.first, per_deal, *earlier))
 
 
 def settings_text(settings: dict[str, Any]) -> str:
@@ -121,15 +126,31 @@ def settings_text(settings: dict[str, Any]) -> str:
     return " ".join(f"{k}={v}" for k, v in settings.items())
 
 
-def paired(per_deal: list[float], path: Path) -> str:
-    """This run's lead over the run kept in ``path`` (its ``--json``), deal by deal, over the
-    deals both played."""
-    other = json.loads(path.read_text())
-    leads = [a - b for a, b in zip(per_deal, other["per_deal"], strict=False)]
+def earlier_run(
+    kept: dict[str, Any], deals: int, paths: list[Path]
+) -> tuple[str, dict[int, float]]:
+    """The run kept in ``paths`` (its ``--json``, or its pieces) to pair this one with (``kept``:
+    its preset, seed and first deal; ``deals`` long): its name and settings, and its points by
+    deal over the deals both play. Refused before anything is played unless the deals are the
+    same (preset, seed) and some are in common."""
+    head, per_deal = merge(paths)
+    names = " ".join(map(str, paths))
+    if any(head[key] != kept[key] for key in ("preset", "seed")):
+        raise SystemExit(f"not the same deals: {names} is {head['preset']}, seed {head['seed']}")
+    last = min(kept["first"] + deals, head["first"] + len(per_deal))
+    common = range(max(kept["first"], head["first"]), last)
+    if not common:
+        raise SystemExit(f"no deal in common with {names}")
+    label = f"{names} ({settings_text(head['settings'])})"
+    return label, {i: per_deal[i - head["first"]] for i in common}
+
+
+def paired(first: int, per_deal: list[float], label: str, other: dict[int, float]) -> str:
+    """This run's lead (from deal ``first``) over the ``other`` run's points, deal by deal."""
+    leads = [per_deal[i - first] - points for i, points in other.items()]
     mean, low, high = mean_ci(leads)
-    shown = settings_text(other["settings"])
     interval = f"{mean:+.3f} [{low:+.3f}, {high:+.3f}]"
-    return f"paired with {path} ({shown}): {interval} over {len(leads)} deals"
+    return f"paired with {label}: {interval} over {len(leads)} deals ({min(other)}..{max(other)})"
 
 
 def merge(paths: list[Path]) -> tuple[dict[str, Any], list[float]]:

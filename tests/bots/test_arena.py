@@ -173,20 +173,25 @@ def test_cli_arena_rejects_bad_bot_lists(bots: str, message: str) -> None:
 
 def test_search_variants_pairs_a_rerun_deal_by_deal(tmp_path: Path) -> None:
     """bench/search_variants.py: a run of the same seed and settings repeats every deal's
-    points, so paired with its own --json its lead is exactly 0; a shorter run pairs over the
-    deals both played."""
+    points, so paired with its own --json its lead is exactly 0; a shorter run, or a piece from
+    a later deal, pairs over the deals both played, deal for deal; another seed is refused."""
     script = Path(__file__).parents[2] / "bench" / "search_variants.py"
     first = tmp_path / "first.json"
     command = [sys.executable, str(script), "--heuristic", "--preset", "classic", "--seed", "t1"]
     subprocess.run([*command, "--deals", "4", "--json", str(first)], check=True)
-    again = subprocess.run(
-        [*command, "--deals", "3", "--pair", str(first)],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
+
+    def paired(*more: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*command, *more], capture_output=True, text=True)
+
     assert len(json.loads(first.read_text())["per_deal"]) == 4
-    assert f"paired with {first} (): +0.000 [+0.000, +0.000] over 3 deals" in again
+    zero = f"paired with {first} (): +0.000 [+0.000, +0.000]"
+    assert f"{zero} over 3 deals (0..2)" in paired("--deals", "3", "--pair", str(first)).stdout
+    later = paired("--deals", "3", "--first", "2", "--pair", str(first)).stdout
+    assert f"{zero} over 2 deals (2..3)" in later
+    refused = subprocess.run([*command[:-1], "t9", "--pair", str(first)], capture_output=True)
+    assert refused.returncode != 0 and b"not the same deals" in refused.stderr
+    apart = paired("--first", "4", "--pair", str(first))
+    assert apart.returncode != 0 and "no deal in common" in apart.stderr
 
 
 def test_search_variants_merges_pieces_into_the_whole_run(tmp_path: Path) -> None:
