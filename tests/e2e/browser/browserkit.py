@@ -184,16 +184,3 @@ def shown(page: Page) -> tuple[list[str], int, int, int]:
         page.locator("#btn-hint:enabled").count(),
         page.locator(".dialog .choice").count(),
     )
-
-
-def plays_made(page: Page, plays: int, limit: float = 60) -> None:
-    """Play (hint, then 出牌 or 过) until this seat has made ``plays`` more plays."""
-    made = 0
-    deadline = time.monotonic() + limit
-    while made < plays:
-        assert time.monotonic() < deadline, f"only {made} plays in {limit} s: {state(page)}"
-        what = take_turn(page)
-        if what == "play":
-            made += 1
-        elif what is None:
-            time.sleep(0.05)
