@@ -40,6 +40,7 @@ run out (``budget_s=None``: no time limit).
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import statistics
@@ -237,19 +238,23 @@ class SearchBot(HeuristicBot):
 
     def _best(self, view: View, options: list[Action]) -> int:
         """The index of the play-phase option to take (:meth:`_pick`) over up to ``samples``
-        determinizations (:meth:`_deals`), each option played out by the heuristic's policy."""
+        determinizations (:meth:`_deals`), each option played out by the heuristic's policy.
+        The playouts are deterministic, so a deal drawn again (a chain that kept its deal
+        between two reads) reuses its values."""
         suspect = self._suspicion()
         deals = self._deals(view)
+        known: dict[tuple[int | None, tuple[int, ...]], dict[int, int]] = {}
 
         def scored(alive: list[int]) -> list[int]:
             guard, hands = next(deals)
-            values = []
+            values = known.setdefault((guard, tuple(itertools.chain(*hands))), {})
             for k in alive:
-                position = self._position(view, [list(h) for h in hands], guard, suspect)
-                option = options[k]
-                position.step(option if isinstance(option, Play) else None)
-                values.append(self._value(view, self.policy.playout(position), guard))
-            return values
+                if k not in values:
+                    position = self._position(view, [list(h) for h in hands], guard, suspect)
+                    option = options[k]
+                    position.step(option if isinstance(option, Play) else None)
+                    values[k] = self._value(view, self.policy.playout(position), guard)
+            return [values[k] for k in alive]
 
         return self._pick(len(options), self.samples, self.prune, scored)
 
