@@ -16,7 +16,14 @@ from baohuang.bots import BOTS, Bot, RandomBot, play_out
 from baohuang.bots.handsplit import CARD_RANK, CardCounter, pack_counts, rank_counts_of
 from baohuang.bots.heuristic import HeuristicBot
 from baohuang.bots.playout import Policy, Position, R4Counter, game_position
-from baohuang.bots.search import SearchBot, guard_odds, reveal_rank, sample_hands
+from baohuang.bots.search import (
+    SearchBot,
+    candidates,
+    guard_odds,
+    reveal_rank,
+    root_position,
+    sample_hands,
+)
 from baohuang.engine.actions import Action
 from baohuang.engine.cards import BIG_JOKER, NUM_RANKS, RANK_SYMBOLS, SMALL_JOKER
 from baohuang.engine.views import View
@@ -360,3 +367,35 @@ def test_search_overrules_only_on_a_lead_beyond_the_margin_and_sure_standard_err
     assert not SearchBot(rules, margin=2.0)._ahead(option, base)
     assert SearchBot(rules, margin=0.5, sure=1.5)._ahead(option, base)
     assert not SearchBot(rules, margin=0.5, sure=2.5)._ahead(option, base)
+
+
+def test_a_deal_drawn_again_reuses_its_playouts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The playouts are deterministic: eight reads of one deal play each option out once, and
+    the option taken is the best of those single playouts."""
+    rules = PRESETS["classic"]
+    view, legal = searched_position(rules)
+    hands = sample_hands(view, rules, None, random.Random(3))
+    bot = SearchBot(rules, "c", samples=8, budget_s=None, margin=-1e9, prune=8)
+    base = HeuristicBot(rules).choose(view, legal)
+    options = candidates(base, legal, rank_counts_of(view.hand or ()), bot.limit)
+    assert len(options) > 1
+    values = []
+    for option in options:
+        position = root_position(view, rules, [list(h) for h in hands], None, [1.0] * SEATS)
+        position.step(option if isinstance(option, Play) else None)
+        values.append(bot._value(view, bot.policy.playout(position), None))
+    calls: list[int] = []
+    playout = Policy.playout
+
+    def counted(self: Policy, position: Position) -> list[int]:
+        calls.append(1)
+        return playout(self, position)
+
+    def same_deal(self: SearchBot, view: View) -> Iterator[tuple[int | None, list[list[int]]]]:
+        while True:
+            yield None, [list(h) for h in hands]
+
+    monkeypatch.setattr(SearchBot, "_deals", same_deal)
+    monkeypatch.setattr(Policy, "playout", counted)
+    assert bot.choose(view, legal) == options[values.index(max(values))]
+    assert len(calls) == len(options)
