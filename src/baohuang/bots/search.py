@@ -18,7 +18,8 @@ played on.
 
 With ``read`` the deals also follow from how the seats played (:mod:`baohuang.bots.inference`):
 ``read`` Markov chains over the deals weighted by how many of the other seats' decisions in the
-play phase so far the heuristic's policy reproduces on them (``miss`` per decision it does not).
+play phase so far the heuristic's policy reproduces on them (``miss`` per decision it does not),
+each chain taking ``steps`` steps at every search after its first.
 
 Measured in duplicate arenas against ``heuristic`` (bench/search.md): searching more of the
 game paid (following with at most 60, 90 or 120 cards left in all hands, in that order), more
@@ -183,6 +184,7 @@ class SearchBot(HeuristicBot):
         prune: int = 2,
         read: int = 0,
         miss: float = 0.002,
+        steps: int = 100,
         sure: float = 0.0,
         roles: int = 32,
         role_prune: int = 4,
@@ -207,7 +209,9 @@ class SearchBot(HeuristicBot):
         self.policy = Policy(rules)
         #: Reading the hands (:mod:`.inference`): chains (0: deals from the view alone), the
         #: weight of each decision the heuristic's policy does not reproduce.
-        self.reader = HandReader(self.policy, self.rng, chains=read, miss=miss) if read else None
+        self.reader = (
+            HandReader(self.policy, self.rng, chains=read, steps=steps, miss=miss) if read else None
+        )
 
     def choose(self, view: View, legal: list[Action]) -> Action:
         base = super().choose(view, legal)  # keeps the guard suspicion current
