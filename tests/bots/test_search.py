@@ -399,3 +399,37 @@ def test_a_deal_drawn_again_reuses_its_playouts(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(Policy, "playout", counted)
     assert bot.choose(view, legal) == options[values.index(max(values))]
     assert len(calls) == len(options)
+
+
+@pytest.mark.parametrize(("redraw", "played"), [(0, 2), (1, 3)])
+def test_redraw_plays_another_deal_in_place_of_one_played_already(
+    monkeypatch: pytest.MonkeyPatch, redraw: int, played: int
+) -> None:
+    """Deals come twice each (A A B B C C ...): a search on three deals plays two of them, A
+    and B; with ``redraw=1`` the deal after a repeated one is drawn in its place: A, B, C."""
+    rules = PRESETS["classic"]
+    game = play_game(rules, 5, 10)  # early in the play: the deals differ
+    assert game.current_seat is not None
+    view, legal = game.view(game.current_seat), game.legal_actions()
+    assert len(legal) > 1
+    rng = random.Random(5)
+    deals = [sample_hands(view, rules, None, rng) for _ in range(4)]
+    seen: set[tuple[int, ...]] = set()
+    position = SearchBot._position
+
+    def recorded(self: SearchBot, view: View, hands: list[list[int]], *rest: object) -> Position:
+        seen.add(tuple(c for hand in hands for c in hand))
+        return position(self, view, hands, *rest)  # type: ignore[arg-type]
+
+    def twice(self: SearchBot, view: View) -> Iterator[tuple[int | None, list[list[int]]]]:
+        for hands in deals:
+            yield None, [list(h) for h in hands]
+            yield None, [list(h) for h in hands]
+
+    monkeypatch.setattr(SearchBot, "_deals", twice)
+    monkeypatch.setattr(SearchBot, "_position", recorded)
+    bot = SearchBot(
+        rules, "r", samples=3, budget_s=None, prune=3, redraw=redraw, endgame=999, lead_endgame=999
+    )
+    bot.choose(view, legal)
+    assert len(seen) == played

@@ -185,6 +185,7 @@ class SearchBot(HeuristicBot):
         read: int = 0,
         miss: float = 0.002,
         steps: int = 100,
+        redraw: int = 0,
         sure: float = 0.0,
         roles: int = 32,
         role_prune: int = 4,
@@ -204,6 +205,8 @@ class SearchBot(HeuristicBot):
         #: Role-phase search (:mod:`.rolesearch`): deals per answer (0: the heuristic's
         #: answers), after ``role_prune`` deals only the answers ahead of the heuristic's.
         self.roles = roles
+        #: Deals drawn again, at most, in place of one the search has played already.
+        self.redraw = redraw
         self.role_prune = role_prune
         self.rng = random.Random(seed)
         self.policy = Policy(rules)
@@ -250,8 +253,12 @@ class SearchBot(HeuristicBot):
         known: dict[tuple[int | None, tuple[int, ...]], dict[int, int]] = {}
 
         def scored(alive: list[int]) -> list[int]:
-            guard, hands = next(deals)
-            values = known.setdefault((guard, tuple(itertools.chain(*hands))), {})
+            for _ in range(1 + self.redraw):
+                guard, hands = next(deals)
+                key = (guard, tuple(itertools.chain(*hands)))
+                if key not in known:
+                    break
+            values = known.setdefault(key, {})
             for k in alive:
                 if k not in values:
                     position = self._position(view, [list(h) for h in hands], guard, suspect)
