@@ -187,6 +187,7 @@ class SearchBot(HeuristicBot):
         steps: int = 100,
         redraw: int = 0,
         sure: float = 0.0,
+        distinct: bool = False,
         roles: int = 32,
         role_prune: int = 4,
     ) -> None:
@@ -202,6 +203,9 @@ class SearchBot(HeuristicBot):
         #: Standard errors by which a candidate's lead over the heuristic's choice, deal by
         #: deal, must exceed 0 besides ``margin`` (0: the margin alone).
         self.sure = sure
+        #: Whether that standard error counts the distinct deals played, not the draws (a
+        #: reader's chain that kept its deal draws it again).
+        self.distinct = distinct
         #: Role-phase search (:mod:`.rolesearch`): deals per answer (0: the heuristic's
         #: answers), after ``role_prune`` deals only the answers ahead of the heuristic's.
         self.roles = roles
@@ -267,7 +271,8 @@ class SearchBot(HeuristicBot):
                     values[k] = self._value(view, self.policy.playout(position), guard)
             return [values[k] for k in alive]
 
-        return self._pick(len(options), self.samples, self.prune, scored)
+        counted = (lambda: len(known)) if self.distinct else None
+        return self._pick(len(options), self.samples, self.prune, scored, counted)
 
     def _role(self, view: View, legal: list[Action], base: Action) -> Action:
         """The role-phase answer (:mod:`.rolesearch`, :meth:`_pick`) over ``roles``
@@ -290,13 +295,19 @@ class SearchBot(HeuristicBot):
         return answers[self._pick(len(answers), self.roles, self.role_prune, scored)]
 
     def _pick(
-        self, options: int, deals: int, prune: int, scored: Callable[[list[int]], list[int]]
+        self,
+        options: int,
+        deals: int,
+        prune: int,
+        scored: Callable[[list[int]], list[int]],
+        counted: Callable[[], int] | None = None,
     ) -> int:
         """The index of the option to take: the best mean score over up to ``deals``
         determinizations if :meth:`_ahead` of option 0's (the heuristic's choice), else 0.
         ``scored`` deals a new one and scores the options alive on it; after ``prune`` deals
         only the options ahead of option 0 stay alive. Sampling stops when ``budget_s`` is
-        spent, after two deals at least."""
+        spent, after two deals at least. ``counted`` says how many of them differ (default:
+        all)."""
         deadline = None if self.budget_s is None else time.perf_counter() + self.budget_s
         scores: list[list[int]] = [[] for _ in range(options)]
         alive = list(range(options))
@@ -310,18 +321,21 @@ class SearchBot(HeuristicBot):
                 if len(alive) == 1:
                     return 0
         best = max(alive, key=lambda k: sum(scores[k]))
-        return best if self._ahead(scores[best], scores[0]) else 0
+        ahead = self._ahead(scores[best], scores[0], counted() if counted else None)
+        return best if ahead else 0
 
-    def _ahead(self, option: list[int], base: list[int]) -> bool:
+    def _ahead(self, option: list[int], base: list[int], distinct: int | None = None) -> bool:
         """Whether ``option``'s scores lead ``base``'s, deal by deal, by more than ``margin``
-        on average and by ``sure`` standard errors of that mean."""
+        on average and by ``sure`` standard errors of that mean, taken over ``distinct`` deals
+        (default: every score's own)."""
         leads = [a - b for a, b in zip(option, base, strict=True)]
         mean = statistics.fmean(leads)
         if mean <= self.margin:
             return False
-        if self.sure <= 0 or len(leads) < 2:
+        deals = len(leads) if distinct is None else distinct
+        if self.sure <= 0 or deals < 2:
             return True
-        return mean > self.sure * statistics.stdev(leads) / math.sqrt(len(leads))
+        return mean > self.sure * statistics.stdev(leads) / math.sqrt(deals)
 
     def _deals(self, view: View) -> Iterator[Deal]:
         """Determinizations for ``view``: the guard drawn by the suspicion, the unseen cards
