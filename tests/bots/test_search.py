@@ -429,7 +429,7 @@ def test_redraw_plays_another_deal_in_place_of_one_played_already(
             yield None, [list(h) for h in hands]
             yield None, [list(h) for h in hands]
 
-    counted: list[int | None] = []
+    counted: list[int] = []
     ahead = SearchBot._ahead
 
     def recounted(self: SearchBot, option: list[int], base: list[int], distinct: int) -> bool:

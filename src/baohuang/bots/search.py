@@ -206,11 +206,11 @@ class SearchBot(HeuristicBot):
         #: Whether that standard error counts the distinct deals played, not the draws (a
         #: reader's chain that kept its deal draws it again).
         self.distinct = distinct
+        #: Deals drawn again, at most, in place of one the search has played already.
+        self.redraw = redraw
         #: Role-phase search (:mod:`.rolesearch`): deals per answer (0: the heuristic's
         #: answers), after ``role_prune`` deals only the answers ahead of the heuristic's.
         self.roles = roles
-        #: Deals drawn again, at most, in place of one the search has played already.
-        self.redraw = redraw
         self.role_prune = role_prune
         self.rng = random.Random(seed)
         self.policy = Policy(rules)
