@@ -88,11 +88,5 @@ async function route() {
 await Promise.all([loadText(), loadMe()]);
 setLang(lang);
 document.title = t("title");
-// A button pressed with the mouse gives up the focus: pages redraw in place (dom.js patch), so a
-// focused button would stay focused, and space at the table would press it instead of picking a
-// card. A press from the keyboard (detail 0) keeps the focus, for whoever moves with Tab.
-document.addEventListener("click", (ev) => {
-  if (ev.detail > 0) ev.target.closest?.("button")?.blur();
-});
 window.addEventListener("hashchange", route);
 route();

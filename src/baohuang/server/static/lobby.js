@@ -1,7 +1,7 @@
 // The lobby (大厅): join as a guest or log in, the list of tables, creating a table.
 
 import { api, errorText, loadPresets, session } from "./api.js";
-import { h, mount, patch, toast } from "./dom.js";
+import { h, mount, toast } from "./dom.js";
 import { t } from "./i18n.js";
 
 /** Set by the lobby before it opens a table the user means to sit at (read by table.js). */
@@ -80,7 +80,7 @@ function tableRow(info) {
   };
   return h(
     "tr",
-    { "data-table": info.id, "data-key": info.id },
+    { "data-table": info.id },
     h("td", {}, info.config.name || `#${info.id}`),
     h("td", {}, t(`preset.${info.config.preset}`)),
     h("td", {}, `${seatsTaken(info)}/5`),
@@ -132,8 +132,8 @@ function tablesPanel() {
     try {
       const { tables } = await api("GET", "/api/tables");
       if (!tables.length) {
-        patch(body, h("tr", {}, h("td", { colspan: 6, class: "empty" }, t("tables.empty"))));
-      } else patch(body, tables.map(tableRow));
+        mount(body, h("tr", {}, h("td", { colspan: 6, class: "empty" }, t("tables.empty"))));
+      } else mount(body, tables.map(tableRow));
     } catch (err) {
       toast(errorText(err), "error");
     }

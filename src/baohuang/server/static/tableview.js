@@ -1,7 +1,7 @@
 // Drawing the table page from its state (table.js): seats, the centre, the hand, dialogs.
 
 import { BIG, RANKS, SMALL, cardEl, cardName, cardRow, packCounts, rankLabel } from "./cards.js";
-import { h, mount, patch } from "./dom.js";
+import { h, mount } from "./dom.js";
 import { pick, t } from "./i18n.js";
 import { gameTable, resultsTitle, scoringNotes, signed } from "./results.js";
 import { rematchButton, roomBar } from "./room.js";
@@ -17,7 +17,7 @@ export function renderTable(p) {
     return;
   }
   const base = p.seat ?? 0;
-  patch(
+  mount(
     p.root,
     h(
       "div",
@@ -360,7 +360,7 @@ function currentPlay(p) {
         "div",
         { class: "lead" },
         h("div", { class: "lead-who" }, t("lead", { name: p.seatName(v.lead.seat) })),
-        leadCards(v),
+        cardRow(v.lead.cards, "lead-cards"),
       )
     : h(
         "div",
@@ -386,13 +386,6 @@ function currentPlay(p) {
     history.length ? h("ol", { class: "trick", "aria-label": t("trick") }, history) : null,
     roundsButton(p),
   );
-}
-
-/** The play to beat. A new play is a new element (its data-key), which motion.js flies in. */
-function leadCards(v) {
-  const row = cardRow(v.lead.cards, "lead-cards");
-  row.dataset.key = `${v.lead.seat}/${v.trick.filter(({ action }) => action !== "pass").length}`;
-  return row;
 }
 
 /** The finished round still on show: its top play, its turns, who leads next. */
