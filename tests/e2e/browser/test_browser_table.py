@@ -195,3 +195,35 @@ def test_language_switch(new_page: Callable[..., Page]) -> None:
     page.click("button.lang")
     expect(page.locator("button.ready")).to_have_text("准备")
     expect(nav).to_have_text("大厅")
+
+
+def test_a_click_across_a_redraw_still_clicks(new_page: Callable[..., Page]) -> None:
+    """A press on 🔊, a bot's move (the table drawn anew, a new 🔊 button), the release: still a
+    click, as on any page (clicks.js clicks the button drawn in the pressed one's place). A
+    press there and a release elsewhere is no click, redraw or not."""
+    page = new_page()
+    join(page, "按住")
+    create_table(page, bot_delay=0.3)
+    page.click("button.ready")
+    page.click("button.auto")  # 托管: the bots play this seat too, the game goes on by itself
+    button = page.locator("button.sound")
+    expect(button).to_have_attribute("aria-pressed", "true")
+    box = button.bounding_box()
+    assert box is not None
+    on_button = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    redrawn = "() => !document.querySelector('button.sound').dataset.pressed"
+
+    def press_across_a_move(release_at: tuple[float, float]) -> None:
+        page.mouse.move(*on_button)
+        page.evaluate("document.querySelector('button.sound').dataset.pressed = 'yes'")
+        page.mouse.down()
+        # A move: the table is drawn anew, the button under the pointer is another element.
+        page.wait_for_function(redrawn)
+        page.mouse.move(*release_at)
+        page.mouse.up()
+
+    press_across_a_move(release_at=on_button)
+    expect(button).to_have_attribute("aria-pressed", "false")
+    press_across_a_move(release_at=(box["x"] - 200, box["y"] + 200))
+    page.wait_for_timeout(300)
+    expect(button).to_have_attribute("aria-pressed", "false")

@@ -2,6 +2,7 @@
 // #/replay/ID, #/leaderboard), so that a reload returns to the same page.
 
 import { api, errorText, loadMe, session } from "./api.js";
+import { keepClicks } from "./clicks.js";
 import { h, mount } from "./dom.js";
 import { lang, loadText, setLang, t } from "./i18n.js";
 import { historyPage, leaderboardPage } from "./history.js";
@@ -88,5 +89,6 @@ async function route() {
 await Promise.all([loadText(), loadMe()]);
 setLang(lang);
 document.title = t("title");
+keepClicks();
 window.addEventListener("hashchange", route);
 route();
