@@ -146,12 +146,14 @@ ENDGAME = (90, 60)
 def strong_bot(rules: Rules, seed: int | str = 0) -> SearchBot:
     """The ``strong`` level (高手): the search reading the hands (``read=4``). In classic it
     also searches the whole play (every follow, every lead once 55 cards are out) on 32 deals,
-    and overrules the heuristic only two standard errors clear of it (``sure=2``): +0.45
-    [+0.24, +0.66] deal by deal over ``read=4`` alone on 60 deals, +0.714 [+0.647, +0.781] over
-    the heuristic on 500 (bench/search.md, "Classic: searching earlier when sure" and "Classic:
-    the whole-play `strong` over more deals, in pieces")."""
+    draws up to three other deals in place of one it has played already (``redraw=3``), and
+    overrules the heuristic only two standard errors clear of it (``sure=2``): +0.813 [+0.733,
+    +0.893] over the heuristic on the 500 deals of seed c2 at about 75 ms a decision
+    (bench/search.md, "Classic: deals that differ")."""
     if rules.name == "classic":
-        return SearchBot(rules, seed, read=4, samples=32, sure=2.0, endgame=215, lead_endgame=160)
+        return SearchBot(
+            rules, seed, read=4, samples=32, sure=2.0, endgame=215, lead_endgame=160, redraw=3
+        )
     return SearchBot(rules, seed, read=4)
 
 
