@@ -47,7 +47,9 @@ def test_a_remote_bot_plays_the_fifth_seat_to_the_end(server: LiveServer) -> Non
 
 def test_a_remote_bot_comes_back_after_a_server_restart(server: LiveServer) -> None:
     http = guest(server, "房主")
-    table = create_table(http, bots=4, games=2)
+    # The server's bots wait 50 ms a move, so the second game lasts seconds and the kill lands
+    # inside it (with no delay it could end before the kill: a CI run saw the match over first).
+    table = create_table(http, bots=4, games=2, bot_delay=0.05)
     watcher = Player(server, table["id"])
     watcher.hello()
     bot = remote_bot(server, table["id"], "--bot", "random", "--seed", "7")
