@@ -100,8 +100,8 @@ def test_search_and_strong_are_registered() -> None:
     assert isinstance(strong, SearchBot) and strong.reader is not None
     # classic's strong searches the whole play, only when sure, redrawing repeated deals;
     # weihai's as its search, reading
-    assert (strong.endgame, strong.lead_endgame, strong.sure, strong.samples) == (215, 160, 2, 32)
-    assert strong.redraw == 3
+    settings = (strong.endgame, strong.lead_endgame, strong.sure, strong.samples, strong.redraw)
+    assert settings == (215, 160, 2, 32, 3)
     weihai = BOTS["strong"](PRESETS["weihai"], "1")
     assert isinstance(weihai, SearchBot) and weihai.reader is not None
     assert (weihai.endgame, weihai.lead_endgame, weihai.sure) == (165, 120, 0)

@@ -210,10 +210,7 @@ def test_a_click_across_a_redraw_still_clicks(new_page: Callable[..., Page]) -> 
     expect(button).to_have_attribute("aria-pressed", "true")
     # Measured in one step in the page: the bots redraw the table every 0.3 s, and a locator's
     # element may be drawn away between finding it and measuring it.
-    box = page.evaluate(
-        "(() => { const r = document.querySelector('button.sound').getBoundingClientRect();"
-        " return {x: r.x, y: r.y, width: r.width, height: r.height}; })()"
-    )
+    box = page.evaluate("document.querySelector('button.sound').getBoundingClientRect().toJSON()")
     on_button = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     redrawn = "() => !document.querySelector('button.sound').dataset.pressed"
 
