@@ -64,6 +64,7 @@ from baohuang.cli.terminal import (
 from baohuang.engine.cards import RANK_SYMBOLS
 from baohuang.engine.match import game_seed
 from baohuang.engine.movegen import leading_plays, rank_counts
+from baohuang.engine.record import start_game
 from baohuang.engine.rules import PRESETS
 from baohuang.engine.views import View
 from baohuang.text.catalog import t
@@ -489,7 +490,7 @@ SIM_ROWS = {
     "kk_simple": (("造反成功率", "明保率"), ("踢率",)),
     "lianzhong_simple": (("造反成功率", "明保率"), ("踢率",)),
     "kk_classic": (("造反成功率",), ("明保率", "踢率")),
-    "lianzhong_classic": (("造反成功率",), ("明保率", "踢率")),
+    "lianzhong_classic": ((), ("造反成功率", "明保率", "踢率")),  # R11.5: no 造反
 }
 
 
@@ -933,6 +934,24 @@ def test_escape_in_a_real_game_r10_4() -> None:
     assert "有人逃跑，本局不计分" in text
     assert "座位2" in text and "逃跑" in text and "-30" in text
     assert text.count("+0") == 4  # every other seat listed, unscored
+
+
+def test_r10_3_a_qq_results_table_says_who_pays_tribute() -> None:
+    """The QQ 明保 game of tests/records/rules-v2-qq.json: the emperor's side scored +12 and won
+    (R10.3 revised turn 3), yet pays tribute by QQ's rule (R8.10: not 1st and 2nd)."""
+    record = read_record(Path(__file__).parents[1] / "records" / "rules-v2-qq.json")
+    game = start_game(record)
+    for entry in record["actions"]:
+        game.apply(entry["action"])
+    assert game.result is not None
+    out = io.StringIO()
+    Console(file=out, width=200).print(results_table(game.result.to_dict(), "zh", 1, 0, game.rules))
+    text = out.getvalue()
+    assert "第 1 局结果：皇帝方胜" in text
+    assert "皇帝方得分 +12；按QQ规则本局皇帝方进贡" in text
+    plain = io.StringIO()
+    Console(file=plain, width=200).print(results_table(game.result.to_dict(), "zh", 1, 0))
+    assert "按QQ规则" not in plain.getvalue()  # without the rules, nothing said of tribute
 
 
 def test_wrap_cells_breaks_chinese_between_characters() -> None:

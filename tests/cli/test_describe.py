@@ -69,47 +69,63 @@ FACTS: dict[str, dict[str, tuple[list[str], list[str]]]] = {
         "zh": (
             ["共 168 张", "不用 3、4、5", "各家 34/34/34/33/33 张", "从庄家开始", "皇牌 R*",
              "保牌 B*", "让位给上家", "两圈都没人登基", "独保", "像别人一样让位",
-             "先从皇帝的下家起", "明保", "造反", "明独：分数 ×2",
+             "先从皇帝的下家起", "明保", "造反", "+16/+8/0/-8/-16",
+             "皇帝头科得 +32，其余每家 -8", "皇帝不是头科得 -32，其余每家 +8",
              "加倍（可以叠加）：造反成功 ×2。"],
-            ["黑桃6", "踢", "抢独", "先问明独", "憋6", "进贡", "转让"],
+            ["黑桃6", "踢", "抢独", "先问明独", "憋6", "进贡", "转让", "明独：分数 ×2"],
         ),
         "en": (
             ["168 cards in all", "34/34/34/33/33 cards per hand", "yield (让位)",
-             "Two laps", "Open solo (明独): scores ×2",
+             "Two laps", "+32 if 1st, each other -8", "scores -32, each other +8",
              "Multipliers (they stack): a successful rebellion (造反) ×2."],
-            ["Kick", "Grab", "Tribute"],
+            ["Kick", "Grab", "Tribute", "Open solo (明独): scores ×2"],
         ),
     },
     "kk_classic": {
         "zh": (
             ["共 216 张", "各家 44/43/43/43/43 张", "皇牌 R*", "可叫的三张", "让位给上家",
-             "暗独保", "明独保", "抢独", "造反", "明独：分数 ×2", "造反成功 ×2"],
-            ["B*", "不用", "明保", "踢", "进贡"],
+             "暗独保", "明独保", "抢独", "造反", "皇帝头科得 +32，其余每家 -8", "造反成功 ×2"],
+            ["B*", "不用", "明保", "踢", "进贡", "明独：分数 ×2"],
         ),
         "en": (
             ["216 cards in all", "44/43/43/43/43 cards per hand", "callable triple",
-             "暗独保", "明独保", "Grab solo (抢独)", "a successful rebellion (造反) ×2"],
-            ["B*", "Kick", "Tribute"],
+             "暗独保", "明独保", "Grab solo (抢独)", "+32 if 1st, each other -8",
+             "a successful rebellion (造反) ×2"],
+            ["B*", "Kick", "Tribute", "scores ×2"],
+        ),
+    },
+    # R11.5 (revised turn 3): no 造反 in 联众经典
+    "lianzhong_classic": {
+        "zh": (
+            ["共 216 张", "皇牌 R*", "暗独保", "明独保", "抢独", "皇帝头科得 +32，其余每家 -8"],
+            ["造反", "明保", "踢", "进贡", "加倍"],
+        ),
+        "en": (
+            ["216 cards in all", "明独保", "Grab solo (抢独)", "+32 if 1st, each other -8"],
+            ["Rebellion", "rebellion", "Kick", "Tribute", "Multipliers"],
         ),
     },
     "qq": {
         "zh": (
             ["共 200 张", "不用 3。", "没有牌放在一边", "每家 40 张", "起手家", "上一局的皇帝",
              "添最大的（大王", "2 可以混进", "QQ 王规则", "R10.3", "明独：分数 ×2",
-             "皇帝头科、保皇派二科才算赢", "加倍（可以叠加）：明保 ×2", "每个反贼进贡 1 张"],
+             "皇帝头科、保皇派二科才收贡", "加倍（可以叠加）：明保 ×2", "每个反贼进贡 1 张",
+             "胜负看皇帝方得分的正负", "谁进贡按QQ规则，与胜负无关", "三科平贡",
+             "得分赢了还要进贡"],
             ["R*", "造反", "踢", "烤牌", "其余 199 张"],
         ),
         "en": (
             ["200 cards in all", "No 3.", "Nothing is set aside", "40 cards each", "starter",
              "the starter its biggest (R, else B, else a 2)", "A 2 may fill", "QQ rule",
              "R10.3", "emperor 1st and the guard 2nd", "a shown guard (明保) ×2",
-             "each rebel pays 1"],
+             "each rebel pays 1", "Who wins is the sign of the emperor side's points",
+             "In QQ who pays is QQ's rule, not who won", "win on points and still pay"],
             ["R*", "Rebellion", "Kick", "the other 199"],
         ),
     },
 }  # fmt: skip
-#: The twins of R7 describe exactly like their partner.
-TWINS = {"lianzhong_simple": "kk_simple", "lianzhong_classic": "kk_classic"}
+#: The twins of R7 describe exactly like their partner (联众经典 differs from KK经典: R11.5).
+TWINS = {"lianzhong_simple": "kk_simple"}
 
 
 def text(rules: Rules, lang: str) -> str:

@@ -261,14 +261,17 @@ def test_missing_record_file(tmp_path: Path) -> None:
         read_record(tmp_path / "absent.json")
 
 
-#: Partial games recorded by the engine before the rules' second revision (rules version 1,
-#: no ``rules_version`` field): classic and QQ are untouched by it where these games went;
-#: weihai's 明保 now comes before 造反 (R9.4) and KK simple has no 转让 (R9.3).
+#: Games recorded by the engine before a rules revision. Version 1 (no ``rules_version``
+#: field), partial games: classic and QQ are untouched by the second revision where these
+#: games went; weihai's 明保 now comes before 造反 (R9.4) and KK simple has no 转让 (R9.3).
+#: Version 2, whole games before the third: classic untouched; a QQ 明保 game the rebels "won"
+#: by QQ's rule while the emperor's side scored +8 (R10.3); a KK经典 明独保 that scored 16 for
+#: 二科 (R10.1: now −32); a 联众经典 game with a 造反 poll (R11.5), whose rules say so.
 RULES_V1 = Path(__file__).parents[1] / "records"
 
 
 def test_records_carry_the_rules_version(record: Record) -> None:
-    assert record["rules_version"] == RULES_VERSION == 2
+    assert record["rules_version"] == RULES_VERSION == 3
 
 
 @pytest.mark.parametrize("name", ["classic", "qq"])
@@ -288,6 +291,32 @@ def test_record_from_before_a_rules_change_replays_when_untouched(name: str) -> 
 def test_record_from_before_a_rules_change_says_so(name: str, cause: str) -> None:
     data = read_record(RULES_V1 / f"rules-v1-{name}.json")
     with pytest.raises(RecordError, match=f"predates a rules change.*version 1.*{cause}") as info:
+        replay(data)
+    assert "早于规则修订" in info.value.text("zh")
+
+
+@pytest.mark.parametrize("name", ["classic", "lianzhong_classic"])
+def test_a_version_2_record_replays_when_the_third_revision_left_it_alone(name: str) -> None:
+    """Classic did not change; a 联众经典 record carries its rules (``rebellion`` on), so its
+    造反 poll replays as it was played (R11.5)."""
+    data = read_record(RULES_V1 / f"rules-v2-{name}.json")
+    assert data["rules_version"] == 2
+    game = replay(data)
+    assert game.result is not None and game.result.to_dict() == data["result"]
+    assert game.events_for(None) == data["events"]
+
+
+@pytest.mark.parametrize(
+    ("name", "cause"),
+    [
+        ("qq", "differs from the recorded .*'outcome': 'rebels'"),
+        ("kk_classic", "differs from the recorded .*'scores': \\[-4, 16"),
+    ],
+)
+def test_a_version_2_record_the_third_revision_changed_says_so(name: str, cause: str) -> None:
+    """R10.3, R10.1 (revised turn 3): such a record says which rules it was played under."""
+    data = read_record(RULES_V1 / f"rules-v2-{name}.json")
+    with pytest.raises(RecordError, match=f"predates a rules change.*version 2.*{cause}") as info:
         replay(data)
     assert "早于规则修订" in info.value.text("zh")
 

@@ -76,13 +76,14 @@ PRESET_TABLE: dict[str, tuple[dict[str, Any], str]] = {
         },
         "RB",
     ),
-    # 168 cards: no 3/4/5; R9 with yielding and 造反; R10.1 ×造反; no tribute
+    # 168 cards: no 3/4/5; R9 with yielding and 造反; R10.1's KK rule ×造反; no tribute
     # R13 (revised turn 2): a person on 托管 at the end of a game ends a KK match
     "kk_simple": ({**_KK_SIMPLE, "dissolve_on_auto": True}, "RB"),
     "lianzhong_simple": (_KK_SIMPLE, "RB"),
-    # 216 cards; R11 (叫保 + 抢独, 造反); R10.1 ×造反; no tribute
+    # 216 cards; R11 (叫保 + 抢独, 造反 in KK only: R11.5 revised turn 3); R10.1 ×造反; no
+    # tribute
     "kk_classic": ({**_KK_CLASSIC, "dissolve_on_auto": True}, "R"),
-    "lianzhong_classic": (_KK_CLASSIC, "R"),
+    "lianzhong_classic": ({**_KK_CLASSIC, "rebellion": False}, "R"),
     # 200 cards: no 3s; as classic with the QQ chain (R8.9: nothing aside) and QQ 明保
     # (R8.10); QQ's 2s and joker rule; R10.3; tribute
     "qq": (

@@ -32,6 +32,7 @@ from baohuang import (
     score,
 )
 from baohuang.engine.actions import GRAB, KICK, REBEL, SHOW, SOLO, TRANSFER
+from baohuang.engine.scoring import tribute_side
 from helpers.cards import B_STAR, R_STAR, SEATS, TWO
 from helpers.deals import can_grab, full_pack, has_callable_triple
 from helpers.drivers import find_game, play, random_game, reach
@@ -75,8 +76,7 @@ def results_match_score(game: Game) -> None:
     assert list(result.scores) == score(
         game.rules, emperor=result.emperor, guard=result.guard, places=result.places, **flags
     )
-    expected = expected_outcome(game.rules, *args, result.scores[result.emperor], result.open_guard)
-    assert result.outcome == expected
+    assert result.outcome == expected_outcome(result.scores[result.emperor])
 
 
 # ---------------------------------------------------------------------- whole games
@@ -649,10 +649,13 @@ CALL_KINDS: dict[str, tuple[Policy, Callable[[Game], bool]]] = {
 }
 
 
+@pytest.mark.parametrize("name", ["kk_classic", "lianzhong_classic"])
 @pytest.mark.parametrize("kind", CALL_KINDS)
-def test_r11_3_emperor_calls_a_triple_four_or_open_solo(kind: str) -> None:
+def test_r11_3_emperor_calls_a_triple_four_or_open_solo(kind: str, name: str) -> None:
+    """R11.3; R11.5 (revised turn 3): 造反 follows 抢独 in KK经典 only (004: "KK造反功能：同简单
+    玩法"; 001 brings 造反 in with "在简明玩法中…")."""
     policy, wanted = CALL_KINDS[kind]
-    game = find_game(wanted, policy, rules=KK_CLASSIC)
+    game = find_game(wanted, policy, rules=PRESETS[name])
     emperor = public_events(game, "accept")[0]["seat"]
     hands = dealt_hands(game, game.deal_no)
     polls = [p["poll"] for p in public_events(game, "poll")]
@@ -670,7 +673,7 @@ def test_r11_3_emperor_calls_a_triple_four_or_open_solo(kind: str) -> None:
         assert hands[game.guard][card] == 1
     else:  # 暗独保
         assert call.private == {emperor: {"solo": "dark"}}
-    assert polls == ["grab", "rebel"]
+    assert polls == (["grab", "rebel"] if name == "kk_classic" else ["grab"])
 
 
 def grabbed(game: Game) -> bool:
@@ -778,8 +781,9 @@ def test_r8_10_qq_show_asked_after_the_call_doubles_and_needs_first_and_second()
     assert result is not None and result.open_guard
     plain = expected_scores(QQ, emperor, guard, result.places)
     assert list(result.scores) == [2 * points for points in plain]
-    won = list(result.places[:2]) == [emperor, guard]
-    assert result.outcome == ("emperor" if won else "rebels")
+    receives = list(result.places[:2]) == [emperor, guard]
+    assert tribute_side(QQ, result) == ("emperor" if receives else "rebels")
+    assert result.outcome == expected_outcome(result.scores[emperor])  # R10.3: by the points
 
 
 QQ_CASES: dict[str, tuple[Callable[[list[int], int, int], bool], str]] = {
@@ -792,8 +796,9 @@ QQ_CASES: dict[str, tuple[Callable[[list[int], int, int], bool], str]] = {
 
 
 @pytest.mark.parametrize("case", QQ_CASES)
-def test_r10_3_qq_win_rule_in_whole_games(case: str) -> None:
-    wanted, outcome = QQ_CASES[case]
+def test_r10_3_qq_tribute_rule_in_whole_games(case: str) -> None:
+    """QQ's rule names who receives tribute (收贡, 平贡: nobody, 进贡); the winner is by points."""
+    wanted, receives = QQ_CASES[case]
 
     def found(game: Game) -> bool:
         r = game.result
@@ -802,7 +807,10 @@ def test_r10_3_qq_win_rule_in_whole_games(case: str) -> None:
         return wanted(list(r.places), r.emperor, r.guard)
 
     game = find_game(found, limit=600, rules=QQ)
-    assert game.result is not None and game.result.outcome == outcome
+    result = game.result
+    assert result is not None and result.emperor is not None
+    assert tribute_side(QQ, result) == receives
+    assert result.outcome == expected_outcome(result.scores[result.emperor])
 
 
 # ---------------------------------------------------------------------- R10.4 escape

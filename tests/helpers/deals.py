@@ -10,6 +10,7 @@ from itertools import pairwise
 from baohuang import Card, GameResult, Rules
 from baohuang.engine.cards import CARDS
 from helpers.cards import B_STAR, R_STAR, RANKS, SEATS, TWO, B, R
+from helpers.scoring import expected_tribute_side
 
 
 def full_pack(rules: Rules) -> dict[Card, int]:
@@ -70,15 +71,18 @@ def yield_choices(rules: Rules, turn: int, hand: Counter[Card]) -> set[Card] | N
     return {c for c in suited if c.rank == top}
 
 
-def expected_payers(result: GameResult | None) -> Counter[int]:
-    """R12: how many cards each seat of the losing side pays (明独 doubles; a draw or an
+def expected_payers(rules: Rules, result: GameResult | None) -> Counter[int]:
+    """R12: how many cards each seat of the paying side pays (明独 doubles; a draw, 平贡 or an
     escape: none)."""
-    if result is None or result.outcome in ("draw", "escape"):
+    if result is None or result.outcome == "escape":
+        return Counter()
+    side = expected_tribute_side(rules, result)
+    if side == "draw":
         return Counter()
     emperor, guard = result.emperor, result.guard
     rebels = [s for s in range(SEATS) if s not in (emperor, guard)]
     per = 2 if result.open_solo else 1
-    if result.outcome == "emperor":
+    if side == "emperor":
         return Counter({s: per for s in rebels})
     assert emperor is not None
     if guard is None:
@@ -95,20 +99,22 @@ def expected_due(rules: Rules, previous: GameResult | None) -> Counter[tuple[int
         return Counter()
     due: Counter[tuple[int, int | None]] = Counter()
     if rules.tribute:
-        for seat, n in expected_payers(previous).items():
+        for seat, n in expected_payers(rules, previous).items():
             due[(seat, None)] += n
     for cleared, clearer in previous.cleared:
         due[(cleared, clearer)] += 1
     return due
 
 
-def check_receivers(result: GameResult, transfers: Sequence[tuple[int, int, Card]]) -> None:
+def check_receivers(
+    rules: Rules, result: GameResult, transfers: Sequence[tuple[int, int, Card]]
+) -> None:
     """R12: who takes which paid card."""
     emperor, guard = result.emperor, result.guard
     got: dict[int, list[int]] = {}
     for _, to, card in transfers:
         got.setdefault(to, []).append(card.rank)
-    if result.outcome == "emperor":
+    if expected_tribute_side(rules, result) == "emperor":
         assert set(got) <= {emperor, guard}
         if guard is not None:  # the guard takes the middle card of three
             ranks = sorted(card.rank for _, _, card in transfers)

@@ -199,7 +199,7 @@ class Referee:
             (p, c) for p, to, c in self.transit if to is None
         )
         if main:
-            check_receivers(game.previous, main)
+            check_receivers(self.rules, game.previous, main)
         for _, to, card in got.elements():
             self.give(to, [card])
         self.transit = []
@@ -538,9 +538,7 @@ class Referee:
                 "kicked": self.kicked,
             }
             scores = expected_scores(self.rules, emperor, guard, places, **flags)
-            outcome = expected_outcome(
-                self.rules, emperor, guard, places, scores[emperor], self.open_guard
-            )
+            outcome = expected_outcome(scores[emperor])
             assert sum(scores) == 0
         assert pub == {
             "emperor": emperor,

@@ -1,10 +1,12 @@
-"""Docs/rules.md's scoring restated: points (R10.1, R10.2) and who won (R8.10, R10.3)."""
+"""Docs/rules.md's scoring restated: points (R10.1, R10.2), who won (R10.3) and who receives
+tribute (R10.3's QQ rule, R8.10)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from baohuang import Rules
+from baohuang.engine.scoring import GameResult
 from helpers.cards import SEATS
 
 PLACE_POINTS = (4, 2, 0, -2, -4)  # R10: 1st … 5th
@@ -29,16 +31,16 @@ def expected_scores(
 ) -> list[int]:
     """R10.1 (emperor 2T, guard T, rebels −T; solo 4T, others −T) with R10.1/R10.2's factors."""
     t = team_points(emperor, guard, places)
-    if rules.scoring == "weihai":  # R10.2
-        if open_solo:  # 明独/独保: ±32 for the emperor, ∓8 for each other
-            t = 8 if places[0] == emperor else -8
-        elif rebellion or (open_guard and guard is not None):
-            t *= 2
-        t *= 2 if kicked else 1
-    elif rules.scoring == "kk":  # R10.1: ×2 造反, ×2 open solo
-        t *= (2 if rebellion else 1) * (2 if open_solo else 1)
+    if open_solo and guard is None and rules.scoring in ("weihai", "kk"):
+        # R10.2, and KK/联众 by R10.1 (revised turn 3): 明独/独保/抢独 ±32, ∓8 for each other
+        t = 8 if places[0] == emperor else -8
+    elif rules.scoring == "weihai":  # R10.2: 造反 or 明保 ×2 once
+        t *= 2 if rebellion or (open_guard and guard is not None) else 1
+    elif rules.scoring == "kk":  # R10.1 KK/联众: ×2 造反 only (dark solos too)
+        t *= 2 if rebellion else 1
     else:  # R10.1: classic 明独 ×2; R8.10: QQ 明保 ×2
         t *= (2 if open_solo else 1) * (2 if open_guard else 1)
+    t *= 2 if kicked else 1  # R9.6 踢
     scores = [-t] * SEATS
     scores[emperor] = 4 * t if guard is None else 2 * t
     if guard is not None:
@@ -46,22 +48,24 @@ def expected_scores(
     return scores
 
 
-def expected_outcome(
-    rules: Rules,
-    emperor: int,
-    guard: int | None,
-    places: Sequence[int],
-    emperor_score: int,
-    open_guard: bool = False,
-) -> str:
-    """R8.10's QQ 明保 (emperor 1st and guard 2nd, else the rebels), R10.3's QQ win rule;
-    otherwise the emperor's side wins when its points are positive."""
-    if rules.qq_open_guard and open_guard:
-        return "emperor" if list(places[:2]) == [emperor, guard] else "rebels"
-    if rules.win_rule == "qq":
-        if places[0] == emperor:
-            return "draw" if guard is not None and places[-1] == guard else "emperor"
-        if guard is not None and places[0] == guard:
-            return {1: "emperor", 2: "draw"}.get(places.index(emperor), "rebels")
-        emperor_score = team_points(emperor, guard, places)
+def expected_outcome(emperor_score: int) -> str:
+    """R10.3 (revised turn 3): in every preset the emperor's side wins when its points are
+    positive, the rebels when negative; zero is a draw."""
     return "emperor" if emperor_score > 0 else "rebels" if emperor_score < 0 else "draw"
+
+
+def expected_tribute_side(rules: Rules, result: GameResult) -> str:
+    """R12: the side that receives tribute: the winner, or in QQ its own rule (R10.3: emperor
+    1st receives unless the guard is last; guard 1st receives with the emperor 2nd, 平贡 3rd,
+    pays 4th or 5th; R8.10 after 明保: 1st and 2nd or pay; else by T)."""
+    if rules.win_rule != "qq":
+        return result.outcome
+    emperor, guard, places = result.emperor, result.guard, list(result.places)
+    assert emperor is not None
+    if result.open_guard:
+        return "emperor" if places[:2] == [emperor, guard] else "rebels"
+    if places[0] == emperor:
+        return "draw" if guard is not None and places[-1] == guard else "emperor"
+    if guard is not None and places[0] == guard:
+        return {1: "emperor", 2: "draw"}.get(places.index(emperor), "rebels")
+    return expected_outcome(team_points(emperor, guard, places))

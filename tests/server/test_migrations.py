@@ -17,7 +17,16 @@ from sqlalchemy.exc import IntegrityError
 from typer.testing import CliRunner
 
 from baohuang.cli import app
-from baohuang.server.store import Base, EventRow, GameRow, Store, TableRow, UserRow, migrate
+from baohuang.server.store import (
+    Base,
+    EventRow,
+    GameRow,
+    ResultRow,
+    Store,
+    TableRow,
+    UserRow,
+    migrate,
+)
 from helpers.servers import Postgres
 
 
@@ -67,7 +76,7 @@ def test_the_first_schema_upgrades_to_the_latest_and_keeps_its_rows(
             )
             revision = await conn.scalar(text("SELECT version_num FROM alembic_version"))
         assert differences == [], differences
-        assert revision == "0004"
+        assert revision == "0005"
         async with store.sessions() as session:
             table = await session.get(TableRow, "t1")
             assert table is not None and table.status == "playing" and table.version is None
@@ -99,4 +108,65 @@ def test_db_upgrade_command(tmp_path: Path) -> None:
     asyncio.run(first())
     result = CliRunner().invoke(app, ["db", "upgrade", "--database", url])
     assert result.exit_code == 0, result.output
-    assert "0004" in result.output
+    assert "0005" in result.output
+
+
+def qq_game_scored_by_the_old_win_rule(connection: Connection) -> None:
+    """A database at revision 0004 holding a finished QQ 明保 game as the server stored it
+    before R10.3's revision: the rebels "won" by QQ's tribute rule while the emperor's side
+    scored +8 and +4 (the game of tests/records/rules-v2-qq.json), and a classic game."""
+    migrate(connection, "0004")
+    names = [{"name": f"p{i}", "created": 1.0} for i in range(5)]
+    connection.execute(insert(UserRow.__table__), names)
+    table = {"id": "t1", "config": {"preset": "qq"}, "seed": "s", "status": "finished"}
+    connection.execute(insert(TableRow.__table__), [{**table, "created": 1.0}])
+    game = {"table_id": "t1", "index": 0, "finished": 2.0, "record": {}}
+    connection.execute(
+        insert(GameRow.__table__),
+        [{**game, "id": "t1-1-1", "preset": "qq"}, {**game, "id": "t1-1-2", "preset": "classic"}],
+    )
+    rows = [  # (game, seat, role, points, won as stored)
+        ("t1-1-1", 0, "guard", 4, False),
+        ("t1-1-1", 1, "rebel", -4, True),
+        ("t1-1-1", 3, "emperor", 8, False),
+        ("t1-1-2", 0, "rebel", 0, False),  # a draw
+        ("t1-1-2", 1, "emperor", -4, False),
+        ("t1-1-2", 2, "rebel", 2, True),
+    ]
+    connection.execute(
+        insert(ResultRow.__table__),
+        [
+            {"game_id": g, "user_id": seat + 1, "seat": seat, "role": role, "points": points,
+             "place": None, "won": won}
+            for g, seat, role, points, won in rows
+        ],
+    )  # fmt: skip
+
+
+def test_r10_3_stored_results_are_won_by_their_points(database: str) -> None:
+    """Migration 0005: a stored QQ row says ``won`` exactly when its side's points are positive
+    (R10.3 revised turn 3), so the leaderboard's win rates count old games right; rows that
+    were right already (classic, a draw) stay as they were."""
+
+    async def scenario() -> None:
+        store = Store(database)
+        async with store.engine.begin() as conn:
+            await conn.run_sync(qq_game_scored_by_the_old_win_rule)
+        await store.start()
+        async with store.sessions() as session:
+            rows = (
+                await session.execute(
+                    select(ResultRow.game_id, ResultRow.seat, ResultRow.won).order_by(ResultRow.id)
+                )
+            ).all()
+        await store.close()
+        assert [tuple(row) for row in rows] == [
+            ("t1-1-1", 0, True),
+            ("t1-1-1", 1, False),
+            ("t1-1-1", 3, True),
+            ("t1-1-2", 0, False),
+            ("t1-1-2", 1, False),
+            ("t1-1-2", 2, True),
+        ]
+
+    asyncio.run(scenario())

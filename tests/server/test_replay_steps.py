@@ -17,10 +17,10 @@ from baohuang.engine.game import Game
 from baohuang.engine.match import Match
 from baohuang.engine.record import to_record
 from baohuang.engine.rules import Rules
-from baohuang.engine.scoring import GameResult, team_score
+from baohuang.engine.scoring import GameResult, team_score, tribute_side
 from baohuang.server.replays import replay_result, replay_views
 from baohuang.server.results import record_result
-from baohuang.server.store import GameRow
+from baohuang.server.store import GameRow, ResultRow
 from helpers.tables import Client, Harness
 
 
@@ -184,6 +184,7 @@ def test_the_replay_of_a_match_game_shows_its_tribute_and_its_result(harness: Ha
     assert result["scoring"]["t"] == t
     assert result["scoring"] == engine.multipliers(rules).to_dict()  # type: ignore[union-attr]
     assert result["players"][0] == "玩家1" and result["game"] == 1
+    assert result["tribute"] is None  # R10.3: outside QQ tribute follows the winner
     totals = [a + b for a, b in zip(events[first.id]["scores"], result["scores"], strict=True)]
     assert result["totals"] == totals
     assert second.record["match"]["bots"][0] is None and all(second.record["match"]["bots"][1:])
@@ -197,6 +198,34 @@ def test_the_replay_of_a_match_game_shows_its_tribute_and_its_result(harness: Ha
         assert steps[0]["view"]["phase"] == "tribute"
         assert told(steps, "tribute_paid") and told(steps, "tribute")
     assert steps[0]["hands"] == second.record["deals"][0]["hands"]
+
+
+def test_r10_3_a_qq_result_names_who_pays_tribute_and_rows_are_won_by_points(
+    harness: Harness,
+) -> None:
+    """R10.3 (revised turn 3): QQ's results say who pays tribute by QQ's rule beside the emperor
+    side's points; the winner, and each stored row's ``won``, is the sign of the points; the
+    next game's tribute follows QQ's rule (平贡: none)."""
+    (me,) = harness.create(games=2, preset="qq")
+    take_turns(harness, me)
+    first, second = stored(harness)
+    events = game_over_events(harness)
+    rules = Rules.preset("qq")
+    for row in (first, second):
+        engine = GameResult.from_dict(row.record["result"])
+        side = engine.side_points
+        assert events[row.id]["tribute"] == {"side": tribute_side(rules, engine), "points": side}
+        assert engine.outcome == ("emperor" if side > 0 else "rebels" if side < 0 else "draw")
+
+    async def rows() -> list[tuple[int, bool]]:
+        async with harness.store.sessions() as session:
+            found = await session.execute(select(ResultRow.points, ResultRow.won))
+            return [(points, won) for points, won in found]
+
+    results = harness.run(rows())
+    assert len(results) == 2 and all(won == (points > 0) for points, won in results)
+    paid = tribute_side(rules, GameResult.from_dict(first.record["result"])) != "draw"
+    assert (replay_views(second.record)[0]["view"]["phase"] == "tribute") == paid
 
 
 def test_an_unscored_game_says_so(harness: Harness) -> None:

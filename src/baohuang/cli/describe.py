@@ -10,7 +10,7 @@ default, English with ``lang="en"`` (the sentences live in :mod:`baohuang.text.c
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import fields
+from dataclasses import fields, replace
 
 from ..engine.cards import R_CARD, RANK_SYMBOLS, TWO, Card, deck
 from ..engine.rules import PRESETS, Rules
@@ -241,7 +241,7 @@ def _scoring(rules: Rules, lang: str) -> list[str]:
     lines = [
         t("desc.place_points", lang, points=_join(points, lang, "，")),
         t("desc.team", lang),
-        t(f"desc.win.{rules.win_rule}", lang),
+        t("desc.win", lang),
         *_guard_points(rules, lang),
         *_solo_points(rules, lang),
     ]
@@ -340,8 +340,11 @@ def _multipliers(rules: Rules, lang: str) -> str:
     return _join(items, lang, "；")
 
 
-def _paid(outcome: Outcome, solo: bool = False, open_solo: bool = False) -> dict[int, int]:
-    """R12: the cards each seat pays after such a game (emperor 0, guard 1, seats in order)."""
+def _paid(
+    rules: Rules, outcome: Outcome, solo: bool = False, open_solo: bool = False
+) -> dict[int, int]:
+    """R12: the cards each seat pays after such a game (emperor 0, guard 1, seats in order),
+    the winner paid (QQ's own rule, R10.3, is said in words)."""
     result = GameResult(
         emperor=EMPEROR,
         guard=None if solo else GUARD,
@@ -350,16 +353,17 @@ def _paid(outcome: Outcome, solo: bool = False, open_solo: bool = False) -> dict
         outcome=outcome,
         open_solo=open_solo,
     )
-    return dict(tribute_payments(result))
+    return dict(tribute_payments(replace(rules, win_rule="team"), result))
 
 
 def _tribute(rules: Rules, lang: str) -> list[str]:
     """R12: who pays how many cards to whom (:func:`~baohuang.engine.scoring.tribute_payments`)."""
-    won, lost = _paid("emperor"), _paid("rebels")
-    solo_won, solo_lost = _paid("emperor", solo=True), _paid("rebels", solo=True)
-    shown = _paid("emperor", solo=True, open_solo=True)
+    won, lost = _paid(rules, "emperor"), _paid(rules, "rebels")
+    solo_won, solo_lost = _paid(rules, "emperor", solo=True), _paid(rules, "rebels", solo=True)
+    shown = _paid(rules, "emperor", solo=True, open_solo=True)
     return [
         t("desc.tribute.when", lang),
+        *([t("desc.tribute.qq", lang)] if rules.win_rule == "qq" else []),
         t("desc.tribute.emperor", lang, n=won[REBEL], total=sum(won.values())),
         t("desc.tribute.rebels", lang, emperor=lost[EMPEROR], guard=lost[GUARD]),
         t("desc.tribute.solo_win", lang, n=solo_won[GUARD]),

@@ -179,7 +179,7 @@ def play_match(
             return False
         result = match.game.result
         assert result is not None
-        console.print(results_table(result.to_dict(), lang, number, me=HUMAN))
+        console.print(results_table(result.to_dict(), lang, number, HUMAN, match.rules))
         if match.next_game() is None:
             break
     if match.games > 1:
@@ -640,7 +640,7 @@ def replay_command(
     if game.result is None:
         console.print(t("replay.unfinished", lang.value))
     else:
-        console.print(results_table(game.result.to_dict(), lang.value))
+        console.print(results_table(game.result.to_dict(), lang.value, rules=game.rules))
 
 
 app.command("serve", cls=Command)(serve)

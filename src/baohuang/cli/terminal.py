@@ -20,7 +20,8 @@ from rich.table import Table
 from rich.text import Text
 
 from ..engine.cards import RANK_SYMBOLS, Card, sort_cards
-from ..engine.scoring import GameResult
+from ..engine.rules import Rules
+from ..engine.scoring import GameResult, tribute_side
 from ..engine.views import View
 from ..text.catalog import MESSAGES, t
 
@@ -330,9 +331,14 @@ def _result_role(result: GameResult, seat: int, lang: str) -> str:
 
 
 def results_table(
-    result: dict[str, Any], lang: str, number: int | None = None, me: int | None = None
-) -> Table:
-    """Game ``number``'s result (R10): place, seat, role, points, in finishing order.
+    result: dict[str, Any],
+    lang: str,
+    number: int | None = None,
+    me: int | None = None,
+    rules: Rules | None = None,
+) -> Table | Group:
+    """Game ``number``'s result (R10): place, seat, role, points, in finishing order; under
+    QQ ``rules`` a line below says who pays tribute next (R10.3: QQ's rule, not the winner).
 
     After an escape (R10.4) the seats that were not out yet follow, with no place.
     """
@@ -342,13 +348,13 @@ def results_table(
         if number is None
         else t("results.title", lang, n=number, outcome=outcome)
     )
+    final = GameResult.from_dict(result)
     table = Table(title=Text(title))
     for key in ("col.place", "col.seat", "col.role", "col.points"):
         table.add_column(t(key, lang), justify="right" if key == "col.points" else "left")
     places = result["places"]
     rows = [(place_name(n, lang), seat) for n, seat in enumerate(places, start=1)]
     rows += [("-", seat) for seat in range(len(result["scores"])) if seat not in places]
-    final = GameResult.from_dict(result)
     for place, seat in rows:
         _text_row(
             table,
@@ -357,7 +363,10 @@ def results_table(
             _result_role(final, seat, lang),
             f"{result['scores'][seat]:+d}",
         )
-    return table
+    if rules is None or rules.win_rule != "qq" or final.outcome == "escape":
+        return table
+    side, points = tribute_side(rules, final), f"{final.side_points:+d}"
+    return Group(table, Text(t(f"results.tribute_qq.{side}", lang, points=points)))
 
 
 def totals_table(totals: Sequence[int], games: int, lang: str, me: int | None = None) -> Table:

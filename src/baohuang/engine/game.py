@@ -334,24 +334,14 @@ class Game(RolePhases):
         self.phase = "over"
         self.current_seat = None
         emperor, guard, places = self.emperor, self.guard, self.places
-        scores = score(
-            self.rules,
-            emperor=emperor,
-            guard=guard,
-            places=places,
-            open_solo=self.open_solo,
-            rebellion=self.rebellion,
-            open_guard=self.open_guard,
-            kicked=self.kicked,
-        )
-        won = outcome(
-            self.rules,
-            emperor=emperor,
-            guard=guard,
-            places=places,
-            open_solo=self.open_solo,
-            open_guard=self.open_guard,
-        )
+        flags = {
+            "open_solo": self.open_solo,
+            "rebellion": self.rebellion,
+            "open_guard": self.open_guard,
+            "kicked": self.kicked,
+        }
+        scores = score(self.rules, emperor=emperor, guard=guard, places=places, **flags)
+        won = outcome(self.rules, emperor=emperor, guard=guard, places=places, **flags)
         self._set_result(scores, won)
 
     def _set_result(self, scores: list[int], won: Outcome) -> None:

@@ -4,7 +4,7 @@ Format ``baohuang-record`` version 2 (see ``docs/record-format.md``)::
 
     {
       "format": "baohuang-record", "version": 2,
-      "rules_version": 2,                                    # RULES_VERSION when recorded
+      "rules_version": 3,                                    # RULES_VERSION when recorded
       "rules": {...every Rules field...},
       "seed": "42/0",
       "deals": [{"start": 3, "first": 1, "hands": [["R", "B", "2h", ...], ...5]}, ...],

@@ -154,7 +154,11 @@ class RolePhases(GameState):
         due: list[tuple[int, int | None]] = []
         if previous is not None:
             if self.rules.tribute:
-                due += [(seat, None) for seat, n in tribute_payments(previous) for _ in range(n)]
+                due += [
+                    (seat, None)
+                    for seat, n in tribute_payments(self.rules, previous)
+                    for _ in range(n)
+                ]
             if previous.outcome != "escape":  # R10.4: an escaped game is unscored
                 due += [(cleared, clearer) for cleared, clearer in previous.cleared]
         self.tribute_due = due
@@ -183,7 +187,7 @@ class RolePhases(GameState):
         main = [(p, c) for p, r, c in self.tribute_paid if r is None]
         previous = self.previous
         assert previous is not None
-        transfers = tribute_transfers(previous, main) if main else []
+        transfers = tribute_transfers(self.rules, previous, main) if main else []
         transfers += [(p, r, c) for p, r, c in self.tribute_paid if r is not None]
         private: dict[int, dict[str, Any]] = {}
         for payer, to, paid in transfers:

@@ -19,8 +19,9 @@ WinRule = Literal["team", "qq"]
 
 #: The engine's reading of the rules, stored in every record (docs/record-format.md). Raised
 #: whenever a rule changes so that a recorded game could play differently: version 2 is the
-#: revision of R5.2, R6.8, R8.9, R8.10, R9.3, R9.4, R11.2 (docs/rules.md, "Rules versions").
-RULES_VERSION = 2
+#: revision of R5.2, R6.8, R8.9, R8.10, R9.3, R9.4, R11.2; version 3 of R10.1 (KK/联众 solos),
+#: R10.3 (the winner by points) and R11.5 (no 造反 in 联众经典) (docs/rules.md, "Rules versions").
+RULES_VERSION = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +67,8 @@ class Rules:
     tribute: bool = True
     #: R10 scoring family.
     scoring: Scoring = "classic"
-    #: R10.3: the QQ win rule instead of the team score's sign.
+    #: R10.3: who receives tribute: the winner (``team``) or QQ's rule (``qq``, tribute only;
+    #: the winner is always the sign of the points).
     win_rule: WinRule = "team"
     #: R13: a person on 托管 at the end of a game ends the match there (KK).
     dissolve_on_auto: bool = False
@@ -223,7 +225,8 @@ PRESETS: dict[str, Rules] = {
     "kk_simple": replace(_KK_SIMPLE, name="kk_simple", dissolve_on_auto=True),
     "lianzhong_simple": replace(_KK_SIMPLE, name="lianzhong_simple"),
     "kk_classic": replace(_KK_CLASSIC, name="kk_classic", dissolve_on_auto=True),
-    "lianzhong_classic": replace(_KK_CLASSIC, name="lianzhong_classic"),
+    # R11.5 (revised turn 3): 001 brings in 造反 "在简明玩法中" only; KK (004) adds it to 经典.
+    "lianzhong_classic": replace(_KK_CLASSIC, name="lianzhong_classic", rebellion=False),
     "qq": Rules(
         name="qq",
         ranks_from="4",

@@ -35,8 +35,8 @@ class Multipliers:
     """How R10 turns the places into points: T from the places, then what changed it.
 
     ``factors`` names each multiplier (``open_solo`` 明独, ``rebellion`` 造反, ``open_guard``
-    明保 in weihai and QQ, ``kicked`` 踢) with its factor; ``open_solo_fixed`` (weihai's open
-    solo, R10.2) sets T to ±8 instead of multiplying it.
+    明保 in weihai and QQ, ``kicked`` 踢) with its factor; ``open_solo_fixed`` (the open solo
+    of weihai and KK/联众, R10.2's table) sets T to ±8 instead of multiplying it.
     """
 
     t: int
@@ -59,25 +59,22 @@ def multipliers(
     kicked: bool = False,
 ) -> Multipliers:
     """T and its multipliers (R10.1, R10.2, R8.10); ``guard=None`` when the emperor plays
-    alone."""
+    alone. KK/联众 (R10.1 revised turn 3, 004: "造反成功后输赢的分数加倍（包括暗独保）") score
+    solos as weihai's table: an open solo ±8 by 头科, a dark one 4T; ×2 after 造反 only."""
     if emperor not in range(5) or (guard is not None and guard not in range(5)):
         raise ValueError(f"seats are 0-4: emperor {emperor}, guard {guard}")
     if guard == emperor:
         raise ValueError("the guard cannot be the emperor; pass guard=None for a solo")
     t = team_score(emperor=emperor, guard=guard, places=places)
     final, factors = t, []
-    if rules.scoring == "weihai":  # R10.2
-        if guard is None and open_solo:
+    if rules.scoring in ("weihai", "kk"):  # R10.2; R10.1's KK/联众 rule (revised turn 3)
+        if guard is None and open_solo:  # 明独, 独保, 抢独: 004's table, 1st or lose
             final = 8 if places[0] == emperor else -8
             factors.append(("open_solo_fixed", 1))
-        elif rebellion or open_guard:
+        elif rebellion or (open_guard and rules.scoring == "weihai"):  # KK: no 明保 factor
             factors.append(("rebellion" if rebellion else "open_guard", 2))
-        if kicked:
+        if kicked:  # R9.6, weihai only
             factors.append(("kicked", 2))
-    elif rules.scoring == "kk":  # R10.1 ×造反, ×明独
-        factors += [
-            (name, 2) for name, on in (("rebellion", rebellion), ("open_solo", open_solo)) if on
-        ]
     else:  # R10.1 classic 明独 ×2, R8.10 QQ 明保 ×2
         factors += [
             (name, 2) for name, on in (("open_solo", open_solo), ("open_guard", open_guard)) if on
@@ -103,27 +100,31 @@ def score(
 
 
 def outcome(
-    rules: Rules,
-    *,
-    emperor: int,
-    guard: int | None,
-    places: Sequence[int],
-    open_solo: bool = False,
-    open_guard: bool = False,
+    rules: Rules, *, emperor: int, guard: int | None, places: Sequence[int], **flags: bool
 ) -> Literal["emperor", "rebels", "draw"]:
-    """Which side won: by the sign of T (R10), the QQ win rule (R10.3) or QQ 明保 (R8.10:
-    emperor 1st and guard 2nd, else the rebels), or for weihai's open solo by whether the
-    emperor is 头科 (R10.2: anyone else first and the emperor loses)."""
-    if rules.scoring == "weihai" and open_solo and guard is None:
-        return "emperor" if places[0] == emperor else "rebels"
-    if rules.qq_open_guard and open_guard:
+    """Which side won, in every preset: the sign of the emperor side's points, T times its
+    multipliers (R10, R10.3 revised turn 3; 000: "如果两组都是0分，则本局为平局，无输赢"). An
+    open solo of weihai or KK/联众 wins exactly when the emperor is 头科 (R10.2's table).
+    ``flags`` are :func:`multipliers`'."""
+    final = multipliers(rules, emperor=emperor, guard=guard, places=places, **flags).final
+    return "emperor" if final > 0 else "rebels" if final < 0 else "draw"
+
+
+def tribute_side(rules: Rules, result: GameResult) -> Literal["emperor", "rebels", "draw"]:
+    """The side that receives tribute after ``result`` (R12): the winner, or in ``qq`` the
+    side QQ's rule names (R10.3, R8.10: "太监先走了皇上必须第2个走，才能收贡，第3，平贡，以后进贡"),
+    ``"draw"`` for 平贡. Not for an escaped game (R10.4: no tribute)."""
+    emperor, guard, places = result.emperor, result.guard, result.places
+    assert emperor is not None and result.outcome != "escape", "an escaped game pays no tribute"
+    if rules.win_rule != "qq":
+        return result.outcome
+    if rules.qq_open_guard and result.open_guard:  # R8.10: 1st and 2nd, or pay
         return "emperor" if (places[0], places[1]) == (emperor, guard) else "rebels"
-    if rules.win_rule == "qq":
-        if places[0] == emperor:
-            return "draw" if guard is not None and places[4] == guard else "emperor"
-        if guard is not None and places[0] == guard:
-            second = places.index(emperor)
-            return "emperor" if second == 1 else "draw" if second == 2 else "rebels"
+    if places[0] == emperor:
+        return "draw" if guard is not None and places[4] == guard else "emperor"
+    if guard is not None and places[0] == guard:
+        second = places.index(emperor)
+        return "emperor" if second == 1 else "draw" if second == 2 else "rebels"
     t = team_score(emperor=emperor, guard=guard, places=places)
     return "emperor" if t > 0 else "rebels" if t < 0 else "draw"
 
@@ -160,6 +161,12 @@ class GameResult:
         if seat == self.emperor:
             return "solo" if self.guard is None else "emperor"
         return "guard" if seat == self.guard else "rebel"
+
+    @property
+    def side_points(self) -> int:
+        """The points of the emperor's side (emperor and guard, or the solo emperor): their
+        sign names the winner (R10.3)."""
+        return sum(p for s, p in enumerate(self.scores) if self.role(s) != "rebel")
 
     def won(self, seat: int) -> bool:
         """Whether ``seat``'s side won (R10; a draw is no win)."""
@@ -233,35 +240,39 @@ def escape_scores(seat: int) -> list[int]:
     return [-30 if s == seat else 0 for s in range(5)]
 
 
-def tribute_payments(result: GameResult) -> list[tuple[int, int]]:
+def tribute_payments(rules: Rules, result: GameResult) -> list[tuple[int, int]]:
     """R12: who pays how many cards, as (seat, count), payers in finishing order."""
-    if result.outcome in ("draw", "escape"):
+    if result.outcome == "escape":
+        return []
+    side = tribute_side(rules, result)
+    if side == "draw":
         return []
     per = 2 if result.open_solo else 1  # 明独 doubles every number
     emperor, guard = result.emperor, result.guard
     assert emperor is not None, "an escaped game pays no tribute"
     others = [s for s in result.places if s not in (emperor, guard)]
     if guard is None:
-        if result.outcome == "emperor":
+        if side == "emperor":
             return [(s, per) for s in others]
         return [(emperor, 4 * per)]
-    if result.outcome == "emperor":
+    if side == "emperor":
         return [(s, 1) for s in others]
     return [(emperor, 2), (guard, 1)]
 
 
 def tribute_transfers(
-    result: GameResult, paid: Sequence[tuple[int, Card]]
+    rules: Rules, result: GameResult, paid: Sequence[tuple[int, Card]]
 ) -> list[tuple[int, int, Card]]:
     """R12: hand out the paid cards, as (payer, receiver, card)."""
     by_power = sorted(paid, key=lambda pc: (-pc[1].rank, pc[1].id))
     emperor, guard = result.emperor, result.guard
     assert emperor is not None, "an escaped game pays no tribute"
     others = [s for s in result.places if s not in (emperor, guard)]
-    if guard is not None and result.outcome == "emperor":
+    side = tribute_side(rules, result)
+    if guard is not None and side == "emperor":
         # The guard takes the middle card of the three, the emperor the other two.
         receivers = [emperor, guard, emperor]
-    elif result.outcome == "emperor":
+    elif side == "emperor":
         receivers = [emperor] * len(by_power)
     else:
         # Better finishers take higher cards, an equal share each.

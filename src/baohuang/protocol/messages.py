@@ -317,11 +317,14 @@ class EventData(Model):
       them (:data:`SeatEvent`); a live one carries the seat's fresh :class:`View`, replayed
       ones only on the last;
     - ``game_over`` {game, result, scores, totals, record, players, roles, scoring,
-      unscored, dissolved}: ``scores`` are the points that count (all 0 when ``unscored`` is
-      ``"all_auto"``: R13, every person was on 托管); ``players`` the names by seat; ``roles``
+      unscored, dissolved, tribute}: ``scores`` are the points that count (all 0 when
+      ``unscored`` is ``"all_auto"``: R13, every person was on 托管); ``players`` the names by
+      seat; ``roles``
       emperor/guard/rebel/solo by seat; ``scoring`` {t, final, factors: [[name, factor]]}
       how R10 reached the points (null after an escape); ``dissolved``: R13 ended the match;
-      ``record`` is the download id;
+      ``record`` is the download id; ``tribute`` (QQ, else null) {side: emperor|rebels|draw,
+      points}: who receives tribute by QQ's rule (R10.3; draw: 平贡) beside the emperor side's
+      points, whose sign names the winner;
     - ``match_over`` {totals}.
 
     A live event also carries ``clock`` (:class:`TurnClock` or null); replayed ones do not.

@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ..engine.rules import Rules
-from ..engine.scoring import GameResult
+from ..engine.scoring import GameResult, tribute_side
 from .seats import Seat
 from .store import GameRow, ResultRow, Work
 
@@ -51,10 +51,13 @@ def game_over_data(
     totals: list[int],
     game_id: str,
 ) -> dict[str, Any]:
-    """The public data of a ``game_over`` event: enough to show why each seat got what."""
+    """The public data of a ``game_over`` event: enough to show why each seat got what, and
+    in QQ who pays tribute next (R10.3: its rule, not the winner) beside the emperor side's
+    points."""
     result = game.result
     explained = result.multipliers(rules)
     return {
+        "tribute": qq_tribute(rules, result),
         "game": index,
         "result": result.to_dict(),
         "scores": list(game.scores),
@@ -66,6 +69,15 @@ def game_over_data(
         "unscored": game.unscored,
         "dissolved": game.dissolved,
     }
+
+
+def qq_tribute(rules: Rules, result: GameResult) -> dict[str, Any] | None:
+    """R10.3 (revised turn 3): in QQ, the side receiving tribute by QQ's rule (``emperor``,
+    ``rebels`` or ``draw`` for 平贡) and the emperor side's points, which name the winner;
+    ``None`` elsewhere and after an escape."""
+    if rules.win_rule != "qq" or result.outcome == "escape" or result.emperor is None:
+        return None
+    return {"side": tribute_side(rules, result), "points": result.side_points}
 
 
 def record_result(record: dict[str, Any], game_id: str) -> dict[str, Any] | None:

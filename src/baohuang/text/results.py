@@ -30,6 +30,20 @@ RESULTS: dict[str, tuple[str, str]] = {
     "flag.open_guard": ("明保", "guard shown (明保)"),
     "flag.rebellion": ("造反成功 ×2", "rebellion succeeded (造反) ×2"),
     "flag.kicked": ("踢 ×2", "kick (踢) ×2"),
+    # R10.3 (revised turn 3): in QQ the winner is by points, tribute by QQ's rule
+    "results.tribute_qq.emperor": (
+        "皇帝方得分 {points}；按QQ规则本局皇帝方收贡，下一局反贼进贡",
+        "The emperor's side scored {points}; by QQ's rule it receives tribute (收贡): the "
+        "rebels pay next game",
+    ),
+    "results.tribute_qq.rebels": (
+        "皇帝方得分 {points}；按QQ规则本局皇帝方进贡，下一局皇帝和保皇派进贡",
+        "The emperor's side scored {points}; by QQ's rule it pays tribute (进贡) next game",
+    ),
+    "results.tribute_qq.draw": (
+        "皇帝方得分 {points}；按QQ规则本局平贡，下一局不进贡",
+        "The emperor's side scored {points}; by QQ's rule nobody pays tribute next game (平贡)",
+    ),
     "results.escaped": (
         "{name} 逃跑，扣 30 分；其他玩家本局不计分",
         "{name} escaped: −30 for them; the others are not scored this game",

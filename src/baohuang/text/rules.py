@@ -210,11 +210,12 @@ RULES: dict[str, tuple[str, str]] = {
     ),
     "desc.r8.show": (
         "明保：叫牌之后，从皇帝的下家起依次问每一家；保皇派可以亮出叫的那张牌明保，别人只能过。"
-        "明保以后，皇帝头科、保皇派二科才算赢，否则算输；分数 ×2。",
+        "明保以后，皇帝头科、保皇派二科才收贡，否则进贡（R10.3 只定进贡）；分数 ×2。",
         "Showing the guard (明保): after the call every other seat is asked in turn from the "
         "emperor's next player (下家); the guard may show its copy of the called card, the "
-        "others can only pass. Once the guard is shown the emperor's side wins only with the "
-        "emperor 1st and the guard 2nd, and loses otherwise; points ×2.",
+        "others can only pass. Once the guard is shown the emperor's side receives tribute "
+        "only with the emperor 1st and the guard 2nd, and pays it otherwise (R10.3 decides "
+        "tribute only); points ×2.",
     ),
     "desc.r8.open": (
         "明独：亮出同一张牌的四张（不是 2 也不是王），一个人公开对四家。",
@@ -317,16 +318,10 @@ RULES: dict[str, tuple[str, str]] = {
         "T, the team score, is the sum of the place points of the emperor's side (emperor and "
         "guard; the emperor alone when solo).",
     ),
-    "desc.win.team": (
-        "T > 0 皇帝方胜，T < 0 反贼胜，T = 0 平局。",
-        "T > 0: the emperor's side wins; T < 0: the rebels win; T = 0: a draw.",
-    ),
-    "desc.win.qq": (
-        "胜负（R10.3）：皇帝头科，皇帝方胜，除非保皇派大落（平局）；保皇派头科，皇帝二科则胜、"
-        "三科平、二落或大落负；其余按 T 的正负定。",
-        "Who wins (R10.3): emperor 1st, the emperor's side wins unless the guard is last (a "
-        "draw); guard 1st, it wins if the emperor is 2nd, draws if 3rd, loses if 4th or 5th; "
-        "otherwise by the sign of T.",
+    "desc.win": (
+        "胜负看皇帝方得分的正负：为正皇帝方胜，为负反贼胜，为零平局（即 T > 0、T < 0、T = 0）。",
+        "Who wins is the sign of the emperor side's points: positive, the emperor's side wins; "
+        "negative, the rebels; zero, a draw (T > 0, T < 0, T = 0).",
     ),
     "desc.points.guard": (
         "有保皇派时：皇帝得 {emperor}，保皇派得 {guard}，每个反贼得 {rebel}。",
@@ -367,6 +362,16 @@ RULES: dict[str, tuple[str, str]] = {
         "下一局发完牌、定皇帝之前，上一局输的一方进贡：交出自己最大的牌，不还贡；平局不进贡。",
         "After the next game's deal, before the emperor is chosen, the losing side of the last "
         "game pays its highest cards; none are returned (不还贡); a draw pays nothing.",
+    ),
+    "desc.tribute.qq": (
+        "QQ：谁进贡按QQ规则，与胜负无关（R10.3）：皇帝头科，皇帝方收贡，保皇派大落则平贡；"
+        "保皇派头科，皇帝二科收贡，三科平贡，二落或大落进贡；明保以后皇帝头科、保皇派二科"
+        "才收贡，否则进贡；其余 T > 0 收贡，T < 0 进贡，T = 0 平贡。所以一方可以得分赢了还要进贡。",
+        "In QQ who pays is QQ's rule, not who won (R10.3): emperor 1st, the emperor's side "
+        "receives (收贡) unless the guard is last (nobody pays, 平贡); guard 1st, it receives if "
+        "the emperor is 2nd, nobody pays if 3rd (平贡), it pays (进贡) if 4th or 5th; after a "
+        "shown guard (明保) it receives only with the emperor 1st and the guard 2nd; otherwise "
+        "T > 0 receives, T < 0 pays, T = 0 nobody pays. A side can win on points and still pay.",
     ),
     "desc.tribute.emperor": (
         "皇帝方赢（有保皇派）：每个反贼进贡 {n} 张；保皇派拿 {total} 张里大小居中的一张，"

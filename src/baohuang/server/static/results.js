@@ -28,6 +28,12 @@ export function scoringNotes(over, name) {
     notes.push(["scoring", line]);
     notes.push(["rule", t("results.rule")]);
   }
+  if (over.tribute) {
+    // R10.3: QQ's rule names who pays tribute, whoever won on points; said loudly when they differ.
+    const { side, points } = over.tribute;
+    const text = t(`results.tribute_qq.${side}`, { points: signed(points) });
+    notes.push([side === result.outcome ? "rule" : "warn", text]);
+  }
   if (over.dissolved) notes.push(["warn", t("results.dissolved")]); // R13 dissolve_on_auto
   return notes.map(([cls, text]) => h("p", { class: `results-note ${cls}` }, text));
 }
