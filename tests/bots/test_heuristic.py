@@ -175,6 +175,19 @@ def test_never_overtakes_a_partner_against_an_open_solo_r8_7() -> None:
     assert choose(make_view("Ks 9h 4c", lead=(0, "J"), solo="open", called=None)) == Play.parse("K")
 
 
+@pytest.mark.parametrize("cards", [40, 21, 3])
+def test_spends_control_on_a_lone_emperor_at_any_count(cards: int) -> None:
+    """Against an open solo (1st or lose, R10.1, R10.2) one rebel out first is enough: each
+    spends control, the last one too, to take the lead from the emperor however many cards it
+    holds; against an emperor with a guard the same 21 cards are too far to spend it on."""
+    for hand, control in (("R 2s 9h 9s 7c 5d", "2"), ("R 9h 9s 7c 5d", "R")):
+        counts = [cards, len(hand.split()), 20, 20, 20]
+        alone = make_view(hand, lead=(0, "A"), counts=counts, solo="open", called=None)
+        assert choose(alone) == Play.parse(control)
+    paired = make_view("R 2s 9h 9s 7c 5d", lead=(0, "A"), counts=[21, 6, 20, 20, 20], guard=3)
+    assert choose(paired) is PASS
+
+
 def test_overtakes_a_revealed_guard_but_not_a_fellow_rebel_r8_8() -> None:
     assert choose(make_view("Ks 9h 4c", lead=(3, "J"), guard=3)) == Play.parse("K")
     assert choose(make_view("Ks 9h 4c", lead=(2, "J"), guard=3)) is PASS
@@ -262,18 +275,26 @@ def test_calls_the_lowest_triple_a_dark_solo_or_the_open_solo_by_strength_r8_7()
     assert bot.choose(role_view(f"{STRONG} 9h 9h 9h 9h", "call"), options) == OpenSolo(nine)
 
 
-def test_the_emperor_plays_alone_openly_from_an_average_hand_r11_3() -> None:
-    """KK Classic's 明独保 at the call, from the strength where it paid (call_solo_at)."""
-    rules = Rules.preset("kk_classic")
+@pytest.mark.parametrize("name", ["kk_classic", "lianzhong_classic"])
+def test_the_emperor_plays_alone_openly_only_from_a_strong_hand_in_kk_r11_3_r10_1(
+    name: str,
+) -> None:
+    """KK Classic's 明独保 at the call is 1st or lose, ±32 (R10.1 revised turn 3): declared
+    from ``kk_solo_at``, above the average hand where classic's ×2 明独 starts."""
+    rules = Rules.preset(name)
     bot = HeuristicBot(rules)
     nine = Card.parse("9h")
     options: list[Action] = [Call(nine), SOLO]
     others = " ".join(f"{r}{s}" for r in "3467TJQA" for s in "shdc")
     hand = f"9h 9h 9h 5d 5d 5d Ks Ks Ks 8s 8h {others}"
-    for jokers, answer in (("", Call(nine)), ("R R B 2s 2d ", SOLO)):
+    assert bot.call_solo_at < bot.kk_solo_at
+    for jokers in ("", "R B 2s ", "R R B 2s 2d ", "R R R B B B 2s 2d 2h 2c "):
         power = strength(rank_counts_of((jokers + hand).split()), rules)
-        assert (power >= bot.call_solo_at) == (answer is SOLO)
-        assert bot.choose(role_view(jokers + hand, "call"), options) == answer
+        answer = SOLO if power >= bot.kk_solo_at else Call(nine)
+        assert bot.choose(role_view(jokers + hand, "call"), options) == answer, power
+    strong = strength(rank_counts_of(("R R R B B B 2s 2d 2h 2c " + hand).split()), rules)
+    average = strength(rank_counts_of(("R R B 2s 2d " + hand).split()), rules)
+    assert average < bot.kk_solo_at <= strong
 
 
 def test_polls_declare_only_with_strength_r9_2_r9_4_r9_5_r9_6() -> None:

@@ -108,11 +108,15 @@ class HeuristicBot:
     #: about two points better than its hand alone), to play alone in the dark (暗独: 4× the
     #: own place points beat 2× the pair's), to play alone openly (明独, 独保, 抢独), to do so
     #: as the emperor at the call (明独 showing four, 明独保), to declare 造反, to show the guard
-    #: (明保 doubles a score the emperor's side usually wins), to kick.
+    #: (明保 doubles a score the emperor's side usually wins), to kick. In KK/联众 an open solo
+    #: (明独保, 独保, 抢独) is 1st or lose, ±32 (R10.1 revised turn 3): ``kk_solo_at`` for all of
+    #: them, the best threshold of bench/solo_decisions.py against rebels that spend their
+    #: control on a lone emperor (bench/solo.md).
     accept_at: ClassVar[float] = -0.2
     dark_solo_at: ClassVar[float] = -1.0
     open_solo_at: ClassVar[float] = 2.0
     call_solo_at: ClassVar[float] = 0.0
+    kk_solo_at: ClassVar[float] = 1.5
     rebel_at: ClassVar[float] = 2.0
     show_at: ClassVar[float] = -1.0
     kick_at: ClassVar[float] = 2.5
@@ -159,7 +163,7 @@ class HeuristicBot:
         登基 (暗独) or hand R* on (a yield, weihai's 转让) by strength."""
         hand = view.hand or ()
         power = strength(rank_counts_of([*hand, *view.pile]), self.rules)
-        if SOLO in legal and power >= self.open_solo_at:
+        if SOLO in legal and power >= self._solo_at(call=False):
             return SOLO
         if "B*" in hand:  # 登基 holding both is a dark solo
             hand_on = next((a for a in (TRANSFER, DECLINE) if a in legal), ACCEPT)
@@ -173,11 +177,9 @@ class HeuristicBot:
         four held) unless weak, else the triple of the lowest rank (its holder's fourth copy
         goes early and shows the guard)."""
         power = strength(counts, self.rules)
-        solos = [a for a in legal if isinstance(a, OpenSolo)]
-        if solos and power >= self.call_solo_at:
+        solos = [a for a in legal if isinstance(a, OpenSolo)]  # 明独 showing four, 明独保
+        if solos and power >= self._solo_at(call=True):
             return solos[0]
-        if SOLO in legal and power >= self.call_solo_at:
-            return SOLO
         calls = [a for a in legal if isinstance(a, Call)]
         if not calls:
             return legal[0]
@@ -193,8 +195,8 @@ class HeuristicBot:
         R8.10) unless weak, 踢 (R9.6) when the own side is strong."""
         power = strength(counts, self.rules)
         wanted = {
-            SOLO: self.open_solo_at,
-            GRAB: self.open_solo_at,
+            SOLO: self._solo_at(call=False),
+            GRAB: self._solo_at(call=False),
             REBEL: self.rebel_at,
             SHOW: self.show_at,
             KICK: self.kick_at,
@@ -203,6 +205,12 @@ class HeuristicBot:
             if action in legal and power >= level:
                 return action
         return PASS
+
+    def _solo_at(self, call: bool) -> float:
+        """The strength to play alone openly: at the ``call`` (明独, 明独保) or elsewhere."""
+        if self.rules.scoring == "kk":
+            return self.kk_solo_at
+        return self.call_solo_at if call else self.open_solo_at
 
     # ------------------------------------------------------------------ memory (guard)
 
@@ -300,8 +308,12 @@ class HeuristicBot:
         winner: int,
         sizes: Sequence[int],
     ) -> Action:
-        """The answer to seat ``winner``'s play (cards held per seat: ``sizes``)."""
+        """The answer to seat ``winner``'s play (cards held per seat: ``sizes``). Against a
+        known lone emperor (an open solo, a revealed dark one) the four others need only one
+        of them out first, so each spends its control to take the lead from it, however many
+        cards it holds (1st or lose: R10.1, R10.2)."""
         ally = partners[winner]
+        alone = ally == 0.0 and sum(partners) == SEATS - 1
         if not plays:
             return PASS
         if not beyond_finishing(counts, counter, self.held):
@@ -322,9 +334,9 @@ class HeuristicBot:
         parts = [p for p in plays if not is_control(p)]
         if parts and sizes[winner] <= self.break_at:
             return min(parts, key=lambda p: (p.rank, p.size))
-        if 0 < sizes[winner] <= self.urgent:  # close enough to going out to spend control on
+        if 0 < sizes[winner] <= self.urgent or alone:  # near going out: spend control on it
             play = min(plays, key=lambda p: (p.big, p.small, p.twos, p.rank))
-            if sizes[winner] <= self.last_control_at or _control_left(counts, play):
+            if alone or sizes[winner] <= self.last_control_at or _control_left(counts, play):
                 return play
         return PASS
 
