@@ -20,6 +20,8 @@ from websockets.sync.client import connect
 
 from baohuang.server.ratelimits import (
     GUESTS,
+    LOGIN_FAILURES,
+    NAME_FAILURES,
     REGISTRATIONS,
     SOCKETS_PER_ADDRESS,
     TABLE_COMMANDS,
@@ -72,6 +74,51 @@ def test_login_failures_are_limited_whatever_x_forwarded_for_says(server: LiveSe
     assert codes[:4] == [401] * 4 and codes[-1] == 429
     # Spraying many names from one address is limited too, and the owner is not locked out
     # for good: the window moves on (a minute per name, an hour per address).
+
+
+def test_a_burst_of_guesses_cannot_outrun_the_login_limit(server: LiveServer) -> None:
+    """Each login holds its place under the failure limits before its password is hashed, so
+    60 guesses sent at once are hashed at most 5 times (LOGIN_FAILURES), not 60: the right
+    password sent last in the burst finds the account closed to this address."""
+    assert register(server, "赵六").status_code == 200
+
+    def guess(n: int) -> int:
+        password = "correct horse battery" if n == 59 else f"guess{n:04d}"
+        body = {"name": "赵六", "password": password}
+        return httpx.post(f"{server.url}/api/login", json=body, timeout=60).status_code
+
+    with ThreadPoolExecutor(20) as pool:
+        codes = list(pool.map(guess, range(60)))
+    assert set(codes) <= {401, 429, 200}, codes
+    assert codes.count(401) <= LOGIN_FAILURES.amount, codes
+    assert codes.count(429) >= len(codes) - LOGIN_FAILURES.amount - 1, codes
+    assert codes[-1] == 429  # the right password, after the limit: refused before any hash
+
+
+def test_one_account_is_guarded_from_many_addresses_too(tmp_path: Path) -> None:
+    """Behind a trusted proxy each guess may come from another address: the account's own
+    limit (NAME_FAILURES, over all addresses, its name as NFKC + case fold) closes it."""
+    live = LiveServer(f"sqlite:///{tmp_path / 's.db'}", tmp_path / "s.log", "--proxy", "127.0.0.1")
+    live.start()
+    try:
+        assert register(live, "钱七").status_code == 200
+
+        def guess(n: int) -> int:
+            body = {"name": "钱七" if n % 2 else " 钱七 ", "password": f"guess{n:04d}"}
+            forged = {"X-Forwarded-For": f"10.1.{n // 250}.{n % 250}"}
+            answer = httpx.post(f"{live.url}/api/login", json=body, headers=forged, timeout=60)
+            return answer.status_code
+
+        with ThreadPoolExecutor(8) as pool:
+            codes = list(pool.map(guess, range(NAME_FAILURES.amount + 8)))
+        assert codes.count(401) == NAME_FAILURES.amount and codes.count(429) == 8, codes
+        other = {"name": "孙八", "password": "x" * 8}  # another name from a fresh address
+        answer = httpx.post(
+            f"{live.url}/api/login", json=other, headers={"X-Forwarded-For": "10.9.9.9"}
+        )
+        assert answer.status_code == 401
+    finally:
+        live.stop()
 
 
 def test_websocket_origin_is_this_server_or_a_named_one(server: LiveServer) -> None:

@@ -8,13 +8,16 @@ sha256 is what the database keeps.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import secrets
 import time
 import unicodedata
+from collections.abc import AsyncIterator
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
+from limits import RateLimitItem
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -22,7 +25,9 @@ from sqlalchemy.orm import Session
 from .ratelimits import (
     GUESTS,
     HASHES_AT_ONCE,
+    HASHES_WAITING,
     LOGIN_FAILURES,
+    NAME_FAILURES,
     REGISTRATIONS,
     SPRAY_FAILURES,
     Limits,
@@ -64,6 +69,7 @@ class Accounts:
         self.store = store
         self.limits = limits
         self._hashing = asyncio.Semaphore(HASHES_AT_ONCE)
+        self._waiting = 0
 
     async def guest(self, name: str, address: str) -> tuple[UserRow, str]:
         self.limits.check(GUESTS, "error.rate.guests", "guest", address)
@@ -80,7 +86,7 @@ class Accounts:
         taken = AccountError(409, "name_taken", "error.account.name_taken", name=name)
         if await self._registered(name) is not None:
             raise taken
-        async with self._hashing:  # each hash takes 64 MiB: a few at a time
+        async with self._turn():
             digest = await asyncio.to_thread(_hasher.hash, password)
         user = UserRow(name=name, password_hash=digest, created=time.time())
         try:
@@ -90,26 +96,56 @@ class Accounts:
 
     async def login(self, name: str, password: str, address: str) -> tuple[UserRow, str]:
         """The same answer, after the same work, for an unknown name and a wrong password;
-        failures are limited per address and name and per address (spraying)."""
-        key = name.strip().casefold()
-        if self.limits.blocked(LOGIN_FAILURES, address, key) or self.limits.blocked(
-            SPRAY_FAILURES, address
-        ):
-            raise AccountError(429, "rate_limited", "error.account.login_limit")
-        user = await self._registered(unicodedata.normalize("NFKC", name).strip())
-        known = user is not None and user.password_hash is not None
-        digest = user.password_hash if user is not None and user.password_hash else _decoy()
-        ok: bool
-        async with self._hashing:
-            try:
-                ok = await asyncio.to_thread(_hasher.verify, digest, password)
-            except (VerificationError, InvalidHashError):
-                ok = False
-        if user is None or not (ok and known):
-            self.limits.allow(LOGIN_FAILURES, address, key)
-            self.limits.allow(SPRAY_FAILURES, address)
-            raise AccountError(401, "bad_login", "error.account.bad_login")
+        failures are limited per address and name, per address (spraying) and per name, each
+        attempt holding its place under every limit before its hash (a burst cannot pass
+        them all at once)."""
+        key = unicodedata.normalize("NFKC", name).strip().casefold()
+        limits = [(LOGIN_FAILURES, (address, key)), (SPRAY_FAILURES, (address,))]
+        limits.append((NAME_FAILURES, ("name", key)))
+        held: list[tuple[RateLimitItem, tuple[str, ...]]] = []
+        failed = True
+        try:
+            for item, keys in limits:
+                if not self.limits.reserve(item, *keys):
+                    failed = False  # refused before any work: nothing to count
+                    raise AccountError(429, "rate_limited", "error.account.login_limit")
+                held.append((item, keys))
+            user = await self._registered(unicodedata.normalize("NFKC", name).strip())
+            known = user is not None and user.password_hash is not None
+            digest = user.password_hash if user is not None and user.password_hash else _decoy()
+            ok = await self._verify(digest, password)
+            if user is None or not (ok and known):
+                raise AccountError(401, "bad_login", "error.account.bad_login")
+            failed = False
+        finally:
+            for item, keys in held:
+                self.limits.release(item, *keys, count=failed)
         return user, await self._open(user, existing=True)
+
+    async def _verify(self, digest: str, password: str) -> bool:
+        """Whether ``password`` matches ``digest``, in turn with the other hashes (each takes
+        64 MiB); refused when too many wait already."""
+        async with self._turn():
+            try:
+                return await asyncio.to_thread(_hasher.verify, digest, password)
+            except (VerificationError, InvalidHashError):
+                return False
+
+    @contextlib.asynccontextmanager
+    async def _turn(self) -> AsyncIterator[None]:
+        """A turn to hash: ``HASHES_AT_ONCE`` at once, at most ``HASHES_WAITING`` waiting
+        (a 503 past that, before any work)."""
+        if self._waiting >= HASHES_WAITING:
+            raise AccountError(503, "busy", "error.account.busy")
+        self._waiting += 1
+        try:
+            await self._hashing.acquire()
+        finally:
+            self._waiting -= 1
+        try:
+            yield
+        finally:
+            self._hashing.release()
 
     async def user_for(self, token: str | None) -> UserRow | None:
         """The user of a session cookie, if it is a live session."""

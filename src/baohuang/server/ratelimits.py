@@ -38,11 +38,16 @@ REGISTRATIONS = parse("10/hour")
 #: Room-code lookups (GET /api/rooms/{code}) per address: a few friends typing a code, not
 #: enough to guess one of about a billion.
 ROOM_LOOKUPS = parse("20/minute")
-#: Failed logins: per address and name, and per address over all names (password spraying).
+#: Failed logins: per address and name, per address over all names (password spraying), and
+#: per name over all addresses (many addresses guessing one account's password). A login
+#: holds one of each before its password is hashed, so a burst cannot exceed them.
 LOGIN_FAILURES = parse("5/minute")
 SPRAY_FAILURES = parse("30/hour")
-#: argon2 hashes at once (each takes 64 MiB): more wait their turn.
+NAME_FAILURES = parse("60/hour")
+#: argon2 hashes at once (each takes 64 MiB): more wait their turn, at most
+#: ``HASHES_WAITING`` of them; past that a login or registration is told to come back.
 HASHES_AT_ONCE = 2
+HASHES_WAITING = 32
 
 
 class PerSecond:
@@ -75,6 +80,8 @@ class Limits:
         self.user_messages = PerSecond(USER_MESSAGES)
         #: Open WebSockets by address.
         self.sockets: dict[str, int] = {}
+        #: Hits held by attempts in progress (:meth:`reserve`), by limit and key.
+        self.held: dict[tuple[str, ...], int] = {}
 
     def allow(self, item: RateLimitItem, *key: str) -> bool:
         """Count one more against ``item`` for ``key``; whether it was within the limit."""
@@ -92,6 +99,29 @@ class Limits:
             return
         if not self.allow(item, *key):
             raise AccountError(429, "rate_limited", refusal, limit=str(item))
+
+    def reserve(self, item: RateLimitItem, *key: str) -> bool:
+        """Hold one of the hits ``key`` has left under ``item`` for an attempt in progress,
+        counted by :meth:`release` once its outcome is known; ``False`` (nothing held) when
+        the hits counted and held leave none. Checking before the work and counting after it
+        would let a burst of attempts all pass the check."""
+        held = (str(item), *key)
+        remaining = self.limiter.get_window_stats(item, *key).remaining
+        if remaining - self.held.get(held, 0) <= 0:
+            return False
+        self.held[held] = self.held.get(held, 0) + 1
+        return True
+
+    def release(self, item: RateLimitItem, *key: str, count: bool) -> None:
+        """Give back a hit :meth:`reserve` held; ``count``: the attempt counts (it failed)."""
+        held = (str(item), *key)
+        left = self.held.get(held, 1) - 1
+        if left:
+            self.held[held] = left
+        else:
+            self.held.pop(held, None)
+        if count:
+            self.allow(item, *key)
 
     def blocked(self, item: RateLimitItem, *key: str) -> bool:
         """Whether ``key`` is at its limit now (counting nothing)."""

@@ -270,6 +270,10 @@ ERRORS: dict[str, tuple[str, str]] = {
         "too many failed logins: try again later",
     ),
     "error.account.bad_login": ("用户名或密码不对", "wrong name or password"),
+    "error.account.busy": (
+        "服务器正忙着核对别人的密码：请过几秒再试",
+        "the server is busy checking other passwords: try again in a few seconds",
+    ),
     "error.account.login_required": ("请先登录", "log in first"),
     "error.rate.guests": (
         "创建游客太频繁了（最多 {limit}），请稍后再试",
