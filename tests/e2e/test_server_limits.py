@@ -27,6 +27,7 @@ from baohuang.server.ratelimits import (
     TABLE_COMMANDS,
     TABLES,
 )
+from baohuang.server.slowclients import MAX_BODY
 from helpers.servers import LiveServer, Player, create_table, guest
 
 
@@ -171,6 +172,67 @@ def test_a_half_sent_request_is_closed_after_the_request_timeout(tmp_path: Path)
             answer = fine.getresponse()
             assert answer.status == 200 and answer.read()
         fine.close()
+    finally:
+        live.stop()
+
+
+def read_answer(sock: socket.socket) -> bytes:
+    """What the server sends before it closes the connection (a reset ends it too: the
+    server closed with our bytes unread); our own timeout raises."""
+    chunks = []
+    with contextlib.suppress(ConnectionResetError):
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+@pytest.mark.parametrize("declared", [True, False], ids=["content-length", "chunked"])
+def test_a_large_body_is_refused_before_it_is_kept(server: LiveServer, declared: bool) -> None:
+    """A body over MAX_BODY gets 413 and a closed connection: said in Content-Length, at
+    once, without reading it; sent chunked, as soon as it passes the cap. The server's memory
+    stays where it was after six such 100 MB posts."""
+    before = server_rss(server)
+    for _ in range(6):
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as big:
+            head = "POST /api/login HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n"
+            if declared:
+                big.sendall(f"{head}content-length: {100 * 2**20}\r\n\r\n".encode())
+            else:
+                big.sendall(f"{head}transfer-encoding: chunked\r\n\r\n".encode())
+                chunk = b"x" * 8192
+                with contextlib.suppress(OSError):  # the server closes while we send
+                    for _ in range(MAX_BODY // len(chunk) + 4):
+                        big.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+            answer = read_answer(big)
+        if declared or answer:  # chunked: the 413 may be lost to the reset of unread bytes
+            assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+            assert "请求太大".encode() in answer
+    assert server_rss(server) - before < 50 * 2**20
+    body = {"name": "nobody", "password": "x" * 8}  # a small body is served as before
+    assert httpx.post(f"{server.url}/api/login", json=body).status_code == 401
+
+
+def server_rss(server: LiveServer) -> int:
+    """The server process's resident memory, in bytes (Linux)."""
+    assert server.proc is not None
+    status = Path(f"/proc/{server.proc.pid}/status").read_text()
+    (line,) = [line for line in status.splitlines() if line.startswith("VmRSS:")]
+    return int(line.split()[1]) * 1024
+
+
+def test_a_body_that_trickles_is_closed_after_the_request_timeout(tmp_path: Path) -> None:
+    options = ("--request-timeout", "1")
+    live = LiveServer(f"sqlite:///{tmp_path / 's.db'}", tmp_path / "log", *options).start()
+    try:
+        with socket.create_connection(("127.0.0.1", live.port), timeout=10) as slow:
+            slow.sendall(b"POST /api/login HTTP/1.1\r\nHost: x\r\ncontent-length: 100\r\n\r\n{")
+            started = time.monotonic()
+            with contextlib.suppress(OSError):
+                for _ in range(8):  # a byte a second: never done in time
+                    time.sleep(0.5)
+                    slow.sendall(b" ")
+            assert read_answer(slow) == b""  # closed by the server
+            assert time.monotonic() - started < 8
     finally:
         live.stop()
 
