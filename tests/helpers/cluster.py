@@ -60,6 +60,16 @@ class Redis:
             self.proc.kill()
             self.proc.wait()
 
+    def count(self, pattern: str) -> int:
+        """How many keys match ``pattern`` (one KEYS, by hand)."""
+        with socket.create_connection(("127.0.0.1", self.port), 2) as sock:
+            sock.sendall(f"*2\r\n$4\r\nKEYS\r\n${len(pattern)}\r\n{pattern}\r\n".encode())
+            reply = b""
+            while not reply.endswith(b"\r\n") or reply.count(b"\r\n") < 1:
+                reply += sock.recv(65536)
+            header = reply.split(b"\r\n", 1)[0]
+        return int(header[1:])
+
     def get(self, key: str) -> str | None:
         """A key's value (through redis-cli's protocol, by hand: one GET)."""
         with socket.create_connection(("127.0.0.1", self.port), 2) as sock:

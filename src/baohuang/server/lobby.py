@@ -31,6 +31,14 @@ log = logging.getLogger("baohuang.server")
 CODE_LETTERS = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
 #: A room code's length: 32**6, about a billion codes, against the lookups' rate limit.
 CODE_LENGTH = 6
+#: A table id: four random bytes in hex (:meth:`Lobby.create`).
+TABLE_ID_BYTES = 4
+
+
+def is_table_id(text: str) -> bool:
+    """Whether ``text`` has a table id's shape: lowercase hex, ``2 * TABLE_ID_BYTES`` long."""
+    return len(text) == 2 * TABLE_ID_BYTES and all(c in "0123456789abcdef" for c in text)
+
 
 #: A table nobody is connected to and that plays no match leaves memory after this many idle
 #: seconds (a waiting one is closed for good; finished games stay downloadable).
@@ -102,7 +110,7 @@ class Lobby:
             raise AccountError(422, "bad_rules", "error.rules.bad", reason=str(exc)) from None
         if not is_bot(config.bot_level):  # learned without the rl extra
             raise AccountError(422, "bad_bot", "error.server.bot_missing", bot=config.bot_level)
-        table_id = self.token(4)
+        table_id = self.token(TABLE_ID_BYTES)
         seed = self.token(32)  # never published: the table's bots draw from it
         epoch = await self._own_new(table_id)
         row = TableRow(

@@ -27,7 +27,15 @@ from . import metrics
 from .actor import TableActor
 from .cluster import LEASE_SECONDS, Cluster
 from .connection import Conn
-from .lobby import CODE_LENGTH, CODE_LETTERS, IDLE_SECONDS, Lobby, closing, quarantine_note
+from .lobby import (
+    CODE_LENGTH,
+    CODE_LETTERS,
+    IDLE_SECONDS,
+    Lobby,
+    closing,
+    is_table_id,
+    quarantine_note,
+)
 from .mailbox import Target
 from .refusals import AccountError
 from .relay import Relays
@@ -127,7 +135,10 @@ class NodeLobby(Lobby):
             log.warning("node %s: claiming table %s failed: %s", self.node, table_id, exc)
 
     async def _claim(self, table_id: str) -> TableActor | None:
-        epoch = await self.cluster.take(table_id, await self.store.epoch(table_id))
+        floor = await self.store.epoch(table_id)
+        if floor is None:  # unknown or over: nothing is written for it, in Redis or here
+            return None
+        epoch = await self.cluster.take(table_id, floor)
         if epoch is None:
             return None
         try:
@@ -198,6 +209,8 @@ class NodeLobby(Lobby):
     # ------------------------------------------------------------------ what the app asks
 
     async def route(self, table_id: str, conn: Conn) -> Target | None:
+        if not is_table_id(table_id):  # no lookup, no lease for a malformed id
+            return None
         table = await self.get(table_id)
         if table is not None:
             return table
@@ -220,6 +233,8 @@ class NodeLobby(Lobby):
         ]
 
     async def describe(self, table_id: str) -> dict[str, Any] | None:
+        if not is_table_id(table_id):
+            return None
         if (table := self.owned(table_id)) is not None:
             return table.info().model_dump()
         listed = await self.cluster.listed(table_id)

@@ -319,11 +319,17 @@ class Store:
             )
             return list(rows)
 
-    async def epoch(self, table_id: str) -> int:
-        """The table's epoch (0 for an unknown table)."""
+    async def epoch(self, table_id: str) -> int | None:
+        """The epoch of a table still in play (waiting or playing); ``None`` for one that is
+        finished, closed or unknown."""
         async with self.sessions() as session:
-            found = await session.scalar(select(TableRow.epoch).where(TableRow.id == table_id))
-            return found or 0
+            found = await session.execute(
+                select(TableRow.epoch).where(
+                    TableRow.id == table_id, TableRow.status.in_(("waiting", "playing"))
+                )
+            )
+            row = found.first()
+            return None if row is None else int(row[0] or 0)
 
     async def live_ids(self, status: str) -> list[str]:
         """The ids of the tables of ``status``."""
