@@ -61,6 +61,29 @@ def test_a_guest_cannot_take_or_imitate_a_registered_name(server: LiveServer) ->
     assert httpx.post(f"{server.url}/api/guest", json={"name": "zhang2"}).status_code == 200
 
 
+@pytest.mark.parametrize(
+    ("member", "others"),
+    [
+        ("Élodie", ["élodie", "ÉLODIE", "E\u0301lodie"]),  # case beyond ASCII, decomposed É
+        ("Дима", ["дима", "ДИМА"]),
+        ("Alice", ["\u0410lice", "ALICE", "A\u217cice"]),  # Cyrillic А, Roman numeral ⅼ
+    ],
+)
+def test_one_name_rule_for_members_and_guests(
+    server: LiveServer, member: str, others: list[str]
+) -> None:
+    """NFKC, case fold and ICU's confusable skeleton (UTS #39) on every database: no second
+    member, and no guest, may take a member's name or one that looks the same (SQLite's
+    lower() folds ASCII only: Élodie and Дима had been free to guests there)."""
+    assert register(server, member).status_code == 200
+    for alike in others:
+        assert register(server, alike).json()["detail"]["code"] == "name_taken", alike
+        answer = httpx.post(f"{server.url}/api/guest", json={"name": alike})
+        assert answer.status_code == 409, alike
+    login = {"name": others[0], "password": "correct horse battery"}  # the same account
+    assert httpx.post(f"{server.url}/api/login", json=login).json()["name"] == member
+
+
 def test_login_failures_are_limited_whatever_x_forwarded_for_says(server: LiveServer) -> None:
     assert register(server, "李四").status_code == 200
     unknown = httpx.post(f"{server.url}/api/login", json={"name": "nobody", "password": "x" * 8})

@@ -76,7 +76,7 @@ def test_the_first_schema_upgrades_to_the_latest_and_keeps_its_rows(
             )
             revision = await conn.scalar(text("SELECT version_num FROM alembic_version"))
         assert differences == [], differences
-        assert revision == "0005"
+        assert revision == "0006"
         async with store.sessions() as session:
             table = await session.get(TableRow, "t1")
             assert table is not None and table.status == "playing" and table.version is None
@@ -84,7 +84,7 @@ def test_the_first_schema_upgrades_to_the_latest_and_keeps_its_rows(
             assert await session.scalar(select(EventRow.public)) == {"seat": 0, "name": "张三"}
             names = list(await session.scalars(select(UserRow.name).order_by(UserRow.id)))
             assert names == ["张三", "Li", "li#3"]  # the later duplicate renamed, kept
-        member = UserRow(name="LI", password_hash="y", created=3.0)
+        member = UserRow(name="LI", name_key="li", password_hash="y", created=3.0)
         with pytest.raises(IntegrityError):  # a member's name is one account's
             async with store.sessions() as session, session.begin():
                 session.add(member)
@@ -108,7 +108,7 @@ def test_db_upgrade_command(tmp_path: Path) -> None:
     asyncio.run(first())
     result = CliRunner().invoke(app, ["db", "upgrade", "--database", url])
     assert result.exit_code == 0, result.output
-    assert "0005" in result.output
+    assert "0006" in result.output
 
 
 def qq_game_scored_by_the_old_win_rule(connection: Connection) -> None:
@@ -168,5 +168,47 @@ def test_r10_3_stored_results_are_won_by_their_points(database: str) -> None:
             ("t1-1-2", 1, False),
             ("t1-1-2", 2, True),
         ]
+
+    asyncio.run(scenario())
+
+
+def members_alike(connection: Connection) -> None:
+    """A database at revision 0005 where SQLite's ASCII-only ``lower()`` and look-alike letters
+    let members share a name: Élodie twice, Alice in Latin and with a Cyrillic А; a guest
+    named like a member."""
+    migrate(connection, "0005")
+    ascii_lower = connection.dialect.name == "sqlite"  # PostgreSQL's lower() refused this one
+    rows = [
+        {"name": "Élodie", "password_hash": "x"},
+        {"name": "élodie" if ascii_lower else "Ëlodie", "password_hash": "x"},
+        {"name": "Alice", "password_hash": "x"},
+        {"name": "\u0410lice", "password_hash": "x"},  # Cyrillic А
+        {"name": "ALICE", "password_hash": None},  # a guest
+    ]
+    connection.execute(insert(UserRow.__table__), [{**row, "created": 1.0} for row in rows])
+
+
+def test_members_who_share_a_name_key_are_told_apart(database: str) -> None:
+    """Migration 0006: every user gets its name key; of members alike, the later ones get
+    their id appended (they keep their games), and the key is unique among members."""
+
+    async def scenario() -> None:
+        store = Store(database)
+        async with store.engine.begin() as conn:
+            await conn.run_sync(members_alike)
+        await store.start()
+        async with store.sessions() as session:
+            rows = (await session.execute(select(UserRow.name, UserRow.name_key))).all()
+        await store.close()
+        second = "élodie" if database.startswith("sqlite") else "Ëlodie"
+        assert sorted(rows) == sorted(
+            [
+                ("Élodie", "élodie"),
+                (f"{second}#2", "élodie#2") if second == "élodie" else (second, "ëlodie"),
+                ("Alice", "alice"),
+                ("\u0410lice#4", "alice#4"),
+                ("ALICE", "alice"),
+            ]
+        )
 
     asyncio.run(scenario())

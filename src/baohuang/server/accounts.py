@@ -18,10 +18,11 @@ from collections.abc import AsyncIterator
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from limits import RateLimitItem
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from .names import name_key
 from .ratelimits import (
     GUESTS,
     HASHES_AT_ONCE,
@@ -76,7 +77,7 @@ class Accounts:
         name = clean_name(name)
         if await self._registered(name) is not None:  # a guest cannot pass for a member
             raise AccountError(409, "name_taken", "error.account.registered", name=name)
-        user = UserRow(name=name, password_hash=None, created=time.time())
+        user = UserRow(name=name, name_key=name_key(name), password_hash=None, created=time.time())
         return user, await self._open(user)
 
     async def register(self, name: str, password: str, address: str) -> tuple[UserRow, str]:
@@ -88,7 +89,9 @@ class Accounts:
             raise taken
         async with self._turn():
             digest = await asyncio.to_thread(_hasher.hash, password)
-        user = UserRow(name=name, password_hash=digest, created=time.time())
+        user = UserRow(
+            name=name, name_key=name_key(name), password_hash=digest, created=time.time()
+        )
         try:
             return user, await self._open(user)
         except IntegrityError:  # registered at the same moment by someone else
@@ -99,7 +102,7 @@ class Accounts:
         failures are limited per address and name, per address (spraying) and per name, each
         attempt holding its place under every limit before its hash (a burst cannot pass
         them all at once)."""
-        key = unicodedata.normalize("NFKC", name).strip().casefold()
+        key = name_key(name)
         limits = [(LOGIN_FAILURES, (address, key)), (SPRAY_FAILURES, (address,))]
         limits.append((NAME_FAILURES, ("name", key)))
         held: list[tuple[RateLimitItem, tuple[str, ...]]] = []
@@ -110,7 +113,7 @@ class Accounts:
                     failed = False  # refused before any work: nothing to count
                     raise AccountError(429, "rate_limited", "error.account.login_limit")
                 held.append((item, keys))
-            user = await self._registered(unicodedata.normalize("NFKC", name).strip())
+            user = await self._registered(name)
             known = user is not None and user.password_hash is not None
             digest = user.password_hash if user is not None and user.password_hash else _decoy()
             ok = await self._verify(digest, password)
@@ -169,10 +172,11 @@ class Accounts:
         await self.store.write(work)
 
     async def _registered(self, name: str) -> UserRow | None:
+        """The member whose name is the same as ``name`` (:func:`name_key`), if any."""
         async with self.store.sessions() as session:
             found = await session.scalars(
                 select(UserRow).where(
-                    func.lower(UserRow.name) == name.lower(), UserRow.password_hash.is_not(None)
+                    UserRow.name_key == name_key(name), UserRow.password_hash.is_not(None)
                 )
             )
             return found.first()

@@ -31,7 +31,6 @@ from sqlalchemy import (
     String,
     create_engine,
     event,
-    func,
     insert,
     inspect,
     select,
@@ -56,11 +55,12 @@ class Base(DeclarativeBase):
 
 class UserRow(Base):
     __tablename__ = "users"
-    #: A registered (member's) name is one account's, whatever its letter case.
+    #: A registered (member's) name is one account's, whatever its letter case or look-alike
+    #: letters (:func:`~baohuang.server.names.name_key`).
     __table_args__ = (
         Index(
-            "uq_users_member_name",
-            func.lower(text("name")),
+            "uq_users_member_key",
+            "name_key",
             unique=True,
             sqlite_where=text("password_hash IS NOT NULL"),
             postgresql_where=text("password_hash IS NOT NULL"),
@@ -68,6 +68,9 @@ class UserRow(Base):
     )
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     name: Mapped[str] = mapped_column(String(40), index=True)
+    #: :func:`~baohuang.server.names.name_key` of ``name`` (``None`` only before migration
+    #: 0006 filled it).
+    name_key: Mapped[str | None] = mapped_column(String(120))
     #: argon2 hash; ``None`` for a guest.
     password_hash: Mapped[str | None] = mapped_column(String(200))
     created: Mapped[float] = mapped_column(Float)
