@@ -18,7 +18,7 @@ from baohuang.bots.heuristic import HeuristicBot
 from baohuang.bots.learned import LearnedBot
 from baohuang.protocol.messages import TableConfig
 from baohuang.server.app import create_app
-from baohuang.server.lobby import CODE_LENGTH, CODE_LETTERS, Lobby
+from baohuang.server.lobby import CODE_LENGTH, CODE_LETTERS, LOBBY_PAGE, Lobby
 from baohuang.server.ratelimits import ROOM_LOOKUPS
 from baohuang.server.refusals import AccountError
 from baohuang.server.store import Store
@@ -258,12 +258,14 @@ def test_rematch_starts_when_everyone_agrees_and_not_before(kit: Harness) -> Non
 # ------------------------------------------------------------------------------ over HTTP
 
 
-async def _http(tmp_path: Path, test: Any) -> None:
+async def _http(tmp_path: Path, test: Any, with_lobby: bool = False) -> None:
+    """Run ``test(client)`` against the app in process (``test(client, lobby)`` with
+    ``with_lobby``)."""
     app = create_app(f"sqlite:///{tmp_path / 'http.db'}")
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-            await test(client)
+            await (test(client, app.state.lobby) if with_lobby else test(client))
 
 
 def test_the_room_endpoint_finds_private_tables_the_listing_hides(tmp_path: Path) -> None:
@@ -358,3 +360,24 @@ def test_a_level_the_server_lacks_is_not_offered_and_is_refused(
         assert (await client.get("/api/tables")).json()["tables"] == []
 
     asyncio.run(_http(tmp_path, test))
+
+
+def test_the_lobby_list_comes_in_pages_waiting_tables_first(tmp_path: Path) -> None:
+    """A flood of tables cannot make the lobby's answer large: LOBBY_PAGE tables a page,
+    the tables waiting for players first (the fewest empty seats ahead), the page clamped."""
+
+    async def test(client: httpx.AsyncClient, lobby: Lobby) -> None:
+        for bots in [0] * (LOBBY_PAGE + 3) + [4, 2]:  # past the limits: made by the lobby
+            await lobby.create(TableConfig(bots=bots, **FAST))
+        first = (await client.get("/api/tables")).json()
+        assert (first["page"], first["pages"], first["total"]) == (1, 2, LOBBY_PAGE + 5)
+        assert len(first["tables"]) == LOBBY_PAGE
+        empty = [sum(seat is None for seat in t["seats"]) for t in first["tables"]]
+        assert empty[:2] == [1, 3] and empty == sorted(empty)
+        last = (await client.get("/api/tables", params={"page": 99})).json()
+        assert last["page"] == 2 and len(last["tables"]) == 5
+        seen = {t["id"] for t in first["tables"]} | {t["id"] for t in last["tables"]}
+        assert len(seen) == LOBBY_PAGE + 5  # every table on one page or the other
+        assert (await client.get("/api/tables", params={"page": 0})).status_code == 422
+
+    asyncio.run(_http(tmp_path, test, with_lobby=True))

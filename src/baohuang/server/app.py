@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
-from fastapi import Cookie, FastAPI, Request, Response, WebSocket
+from fastapi import Cookie, FastAPI, Query, Request, Response, WebSocket
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
@@ -40,7 +40,7 @@ from ..text.catalog import MESSAGES
 from . import health, metrics
 from .accounts import COOKIE, SESSION_SECONDS, Accounts
 from .connection import Conn, Refused, message
-from .lobby import Lobby
+from .lobby import Lobby, lobby_page
 from .mailbox import Cmd, Gone, Hello
 from .nodes import Node
 from .ratelimits import (
@@ -173,8 +173,9 @@ def create_app(
         }
 
     @app.get("/api/tables")
-    async def tables() -> dict[str, Any]:
-        return {"tables": await lobby.public_tables()}
+    async def tables(page: Annotated[int, Query(ge=1, le=10_000)] = 1) -> dict[str, Any]:
+        """A page of the lobby's list (:func:`~baohuang.server.lobby.lobby_page`)."""
+        return lobby_page(await lobby.public_tables(), page)
 
     @app.post("/api/tables")
     async def create_table(

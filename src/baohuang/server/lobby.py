@@ -31,6 +31,9 @@ log = logging.getLogger("baohuang.server")
 CODE_LETTERS = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
 #: A room code's length: 32**6, about a billion codes, against the lookups' rate limit.
 CODE_LENGTH = 6
+#: Tables in one page of the lobby's list (``GET /api/tables?page=N``): the answer stays small
+#: however many tables there are (600 junk tables had made it 694 KB, fetched by everyone).
+LOBBY_PAGE = 40
 #: A table id: four random bytes in hex (:meth:`Lobby.create`).
 TABLE_ID_BYTES = 4
 
@@ -215,6 +218,24 @@ class Lobby:
     async def close(self) -> None:
         for table in self.tables.values():
             await table.stop()
+
+
+def lobby_page(tables: list[dict[str, Any]], page: int) -> dict[str, Any]:
+    """Page ``page`` (from 1, clamped) of the lobby's list: tables waiting for players first,
+    those with the fewest empty seats ahead (a game about to start), then tables in play,
+    then finished ones; ``{"tables", "page", "pages", "total"}``."""
+
+    def order(info: dict[str, Any]) -> tuple[int, int, str]:
+        empty = sum(seat is None for seat in info["seats"])
+        status = {"waiting": 0, "playing": 1}.get(info["status"], 2)
+        return (status, empty if status == 0 else 0, info["id"])
+
+    pages = max(1, -(-len(tables) // LOBBY_PAGE))
+    page = min(max(page, 1), pages)
+    ordered = sorted(tables, key=order)
+    start = (page - 1) * LOBBY_PAGE
+    shown = ordered[start : start + LOBBY_PAGE]
+    return {"tables": shown, "page": page, "pages": pages, "total": len(tables)}
 
 
 def closing(table_id: str, status: str, note: str | None = None) -> Callable[[Session], None]:

@@ -101,6 +101,9 @@ function tableRow(info) {
 
 function tablesPanel() {
   const body = h("tbody");
+  // GET /api/tables answers a page at a time (lobby.py lobby_page): 上一页/下一页 when several.
+  const pager = h("div", { class: "pager" });
+  let page = 1;
   const panel = h(
     "section",
     { class: "panel tables" },
@@ -127,13 +130,38 @@ function tablesPanel() {
       ),
       body,
     ),
+    pager,
   );
+  const turn = (to) => () => {
+    page = to;
+    refresh();
+  };
   const refresh = async () => {
     try {
-      const { tables } = await api("GET", "/api/tables");
+      const listed = await api("GET", `/api/tables?page=${page}`);
+      const { tables, pages, total } = listed;
+      page = listed.page;
       if (!tables.length) {
         mount(body, h("tr", {}, h("td", { colspan: 6, class: "empty" }, t("tables.empty"))));
       } else mount(body, tables.map(tableRow));
+      mount(
+        pager,
+        pages > 1
+          ? [
+              h(
+                "button",
+                { class: "prev", disabled: page <= 1, onclick: turn(page - 1) },
+                t("tables.prev"),
+              ),
+              h("span", {}, t("tables.page", { page, pages, total })),
+              h(
+                "button",
+                { class: "next", disabled: page >= pages, onclick: turn(page + 1) },
+                t("tables.next"),
+              ),
+            ]
+          : [],
+      );
     } catch (err) {
       toast(errorText(err), "error");
     }
