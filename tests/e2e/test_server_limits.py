@@ -303,3 +303,26 @@ def test_an_exempt_address_is_held_to_no_per_address_limit(tmp_path: Path) -> No
                 stack.enter_context(connect(live.ws_url(table["id"])))
     finally:
         live.stop()
+
+
+def test_metrics_by_token_and_no_api_pages_unless_asked(tmp_path: Path) -> None:
+    """A node reachable without the reverse proxy keeps its metrics to whoever has the token
+    (--metrics-token) and serves no OpenAPI pages unless --api-docs."""
+    options = ("--metrics-token", "s3cret")
+    live = LiveServer(f"sqlite:///{tmp_path / 's.db'}", tmp_path / "log", *options).start()
+    try:
+        assert httpx.get(f"{live.url}/metrics").status_code == 401
+        wrong = httpx.get(f"{live.url}/metrics", headers={"Authorization": "Bearer nope"})
+        assert wrong.status_code == 401
+        right = httpx.get(f"{live.url}/metrics", headers={"Authorization": "Bearer s3cret"})
+        assert right.status_code == 200 and "baohuang_sockets" in right.text
+        assert httpx.get(f"{live.url}/docs").status_code == 404
+        assert httpx.get(f"{live.url}/openapi.json").status_code == 404
+    finally:
+        live.stop()
+    docs = LiveServer(f"sqlite:///{tmp_path / 'd.db'}", tmp_path / "log", "--api-docs").start()
+    try:
+        assert httpx.get(f"{docs.url}/openapi.json").json()["info"]["title"] == "保皇 Baohuang"
+        assert httpx.get(f"{docs.url}/metrics").status_code == 200  # no token: as before
+    finally:
+        docs.stop()

@@ -65,6 +65,18 @@ def serve(
         str | None,
         typer.Option(help="节点名 this node's name among the others (default: host:port)"),
     ] = None,
+    metrics_token: Annotated[
+        str | None,
+        typer.Option(
+            envvar="BAOHUANG_METRICS_TOKEN",
+            help="指标口令 /metrics answers only requests with 'Authorization: Bearer TOKEN' "
+            "(a node reachable without the reverse proxy: compose.yaml publishes its port)",
+        ),
+    ] = None,
+    api_docs: Annotated[
+        bool,
+        typer.Option(help="接口文档 serve the OpenAPI pages at /docs and /openapi.json"),
+    ] = False,
     lease: Annotated[
         float,
         typer.Option(
@@ -105,7 +117,14 @@ def serve(
     if cluster is not None:
         typer.echo(f"节点 node {cluster.name} (Redis {redis}, lease {lease:g} s)")
     uvicorn.run(
-        create_app(database, origins=origin or (), node=cluster, exempt=exempt or ()),
+        create_app(
+            database,
+            origins=origin or (),
+            node=cluster,
+            exempt=exempt or (),
+            metrics_token=metrics_token,
+            api_docs=api_docs,
+        ),
         host=host,
         port=port,
         http=timed_requests(request_timeout),  # a half-sent request holds no socket for ever

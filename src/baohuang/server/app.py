@@ -12,6 +12,7 @@ import gc
 import hashlib
 import json
 import logging
+import secrets
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Annotated, Any
@@ -79,11 +80,15 @@ def create_app(
     origins: Sequence[str] = (),
     node: Node | None = None,
     exempt: Sequence[str] = (),
+    metrics_token: str | None = None,
+    api_docs: bool = False,
 ) -> FastAPI:
     """The server over ``database`` (an SQLAlchemy URL; plain sqlite/postgresql get async
     drivers). A table's WebSocket accepts pages of its own origin and of ``origins``.
     ``node``: one of many nodes sharing ``database`` through Redis (:mod:`.cluster`);
-    ``exempt``: addresses free of the per-address limits (a load generator's)."""
+    ``exempt``: addresses free of the per-address limits (a load generator's);
+    ``metrics_token``: ``/metrics`` answers only ``Authorization: Bearer <token>``;
+    ``api_docs``: serve the OpenAPI pages (``/docs``, ``/openapi.json``)."""
     store = Store(database)
     limits = Limits(exempt)
     accounts = Accounts(store, limits)
@@ -103,7 +108,14 @@ def create_app(
         await lobby.close()
         await store.close()
 
-    app = FastAPI(title="保皇 Baohuang", version="1", lifespan=lifespan)
+    app = FastAPI(
+        title="保皇 Baohuang",
+        version="1",
+        lifespan=lifespan,
+        docs_url="/docs" if api_docs else None,
+        redoc_url=None,
+        openapi_url="/openapi.json" if api_docs else None,
+    )
     app.state.store, app.state.lobby, app.state.accounts = store, lobby, accounts
 
     @app.middleware("http")
@@ -317,7 +329,10 @@ def create_app(
         return JSONResponse(body, status_code=200 if ready else 503)
 
     @app.get("/metrics", include_in_schema=False)
-    async def prometheus_metrics() -> Response:
+    async def prometheus_metrics(request: Request) -> Response:
+        given = request.headers.get("authorization", "")
+        if metrics_token and not secrets.compare_digest(given, f"Bearer {metrics_token}"):
+            return Response("metrics need their token\n", status_code=401)
         statuses = (table.status for table in lobby.tables.values())
         return Response(metrics.exposition(statuses), media_type=metrics.CONTENT_TYPE)
 

@@ -30,7 +30,10 @@ PAGE: dict[str, tuple[str, str]] = {
     "tables.refresh": ("刷新", "Refresh"),
     "tables.prev": ("上一页", "Previous"),
     "tables.next": ("下一页", "Next"),
-    "tables.page": ("第 {page}/{pages} 页，共 {total} 张牌桌", "Page {page} of {pages}, {total} tables"),
+    "tables.page": (
+        "第 {page}/{pages} 页，共 {total} 张牌桌",
+        "Page {page} of {pages}, {total} tables",
+    ),
     "col.name": ("名称", "Name"),
     "col.preset": ("规则", "Rules"),
     "col.seats": ("座位", "Seats"),
