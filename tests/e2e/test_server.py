@@ -438,3 +438,24 @@ def test_unknown_and_out_of_range_users_are_404_not_500(sqlite_server: LiveServe
         answer = http.get(f"/api/users/{user}/games")
         assert answer.status_code == 404, (user, answer.text)
         assert answer.json()["detail"]["code"] == "not_found"
+
+
+def test_a_friends_tables_games_are_its_players_only(server: LiveServer) -> None:
+    """好友房: its id opens nothing to a stranger: not the table, not its games' records or
+    replays, not their lines in its players' histories; its players see all of them."""
+    http, player = seated(server, private=True)
+    table_id = player.table["id"] if player.table else ""
+    assert play_hints(player) > 0
+    me = http.get("/api/me").json()["id"]
+    (game,) = http.get("/api/me/games").json()["games"]
+    assert http.get(f"/api/games/{game['id']}/record").status_code == 200
+    assert http.get(f"/api/games/{game['id']}/replay").status_code == 200
+    assert [g["id"] for g in http.get(f"/api/users/{me}/games").json()["games"]] == [game["id"]]
+    stranger = guest(server, "路人")
+    for path in (f"/api/games/{game['id']}/record", f"/api/games/{game['id']}/replay"):
+        answer = stranger.get(path)
+        assert answer.status_code == 404 and answer.json()["detail"]["code"] == "not_found"
+    assert stranger.get(f"/api/users/{me}/games").json()["games"] == []
+    assert stranger.get(f"/api/tables/{table_id}").status_code == 404
+    anonymous = httpx.get(f"{server.url}/api/games/{game['id']}/record", timeout=10)
+    assert anonymous.status_code == 404

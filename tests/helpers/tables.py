@@ -43,6 +43,8 @@ class Client:
         self.conn = Conn(user, name)
         self.seat: int | None = None
         self.token: str | None = None
+        #: The room code its hello gave (a friends' table's).
+        self.code: str | None = None
         self.seq = 0
         #: Every event received since the last snapshot: (seq, data).
         self.events: list[tuple[int, dict[str, Any]]] = []
@@ -136,19 +138,27 @@ class Harness:
         return seated
 
     def connect(
-        self, user: int | None, name: str | None, token: str | None = None, since: int | None = None
+        self,
+        user: int | None,
+        name: str | None,
+        token: str | None = None,
+        since: int | None = None,
+        code: str | None = None,
     ) -> Client:
+        """A connection of ``user``'s that says hello (``code``: a friends' table's room code)."""
         client = Client(user, name)
+        client.code = code
         if since is not None:
             client.seq = since
         self.clients.append(client)
-        self.actor.submit(Hello(client.conn, HelloData(token=token, since=since)))
+        hello = HelloData(token=token, since=since, code=code)
+        self.actor.submit(Hello(client.conn, hello))
         self.settle()
         return client
 
     def reconnect(self, client: Client) -> Client:
         """The same person on a new connection, asking for what it missed."""
-        again = self.connect(client.user, client.name, client.token, since=client.seq)
+        again = self.connect(client.user, client.name, client.token, client.seq, client.code)
         again.token = client.token
         if not any(m["t"] == "snapshot" for m in again.messages):
             again.events = [*client.events, *again.events]

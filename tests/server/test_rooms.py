@@ -44,8 +44,9 @@ def private_table(kit: Harness, creator: int | None = 1, **config: Any) -> str:
 
 
 def seated(kit: Harness, user: int, seat: int | None = None) -> Client:
+    """User ``user`` at the table (by its room code, if a friends' table), seated."""
     kit.run(kit.store.write(add_user(user)))
-    client = kit.connect(user, f"玩家{user}")
+    client = kit.connect(user, f"玩家{user}", code=kit.actor.code)
     assert kit.send(client, "sit", seat=seat)["t"] == "ack"
     return client
 
@@ -148,11 +149,32 @@ def test_the_code_and_the_creator_survive_a_restart(kit: Harness) -> None:
 # ------------------------------------------------------------------------------ start with bots
 
 
+def test_a_friends_table_admits_its_members_and_its_code_only(kit: Harness) -> None:
+    """The id of a friends' table opens nothing: a stranger's hello without its room code is
+    refused (room_code) and the connection closed, before any of the table reaches it; with
+    the code (any letter case) it watches; the creator and a seated member need no code."""
+    code = private_table(kit, creator=1)
+    creator = kit.connect(1, "玩家1")
+    assert creator.messages[0]["t"] == "welcome" and creator.online
+    friend = seated(kit, 2)
+    for given in (None, "ZZZZZZ" if code != "ZZZZZZ" else "YYYYYY"):
+        stranger = kit.connect(3, "玩家3", code=given)
+        assert [m["t"] for m in stranger.messages] == ["error"]
+        assert stranger.messages[0]["d"]["code"] == "room_code" and not stranger.online
+        assert code not in str(stranger.messages)
+    anonymous = kit.connect(None, None)
+    assert not anonymous.online and anonymous.messages[0]["d"]["code"] == "room_code"
+    watcher = kit.connect(3, "玩家3", code=code.lower())
+    assert watcher.messages[0]["t"] == "welcome" and watcher.online
+    back = kit.connect(2, "玩家2", token=friend.token)  # a member's reload, no code needed
+    assert back.messages[0]["t"] == "welcome" and back.messages[0]["d"]["seat"] == friend.seat
+
+
 def test_only_the_creator_may_start_with_bots(kit: Harness) -> None:
     private_table(kit, creator=1)
     creator, friend = seated(kit, 1), seated(kit, 2)
     assert refused(kit, friend, "start") == ("not_allowed", "error.server.start_creator")
-    watcher = kit.connect(3, "玩家3")
+    watcher = kit.connect(3, "玩家3", code=kit.actor.code)
     assert refused(kit, watcher, "start") == ("not_seated", "error.server.not_seated")
     assert bots(kit) == [] and kit.actor.status == "waiting"
     assert [chair.ready for chair in kit.actor.seats if chair] == [False, False]
@@ -283,9 +305,15 @@ def test_the_room_endpoint_finds_private_tables_the_listing_hides(tmp_path: Path
         assert code not in (await client.get("/api/tables")).text
         found = await client.get(f"/api/rooms/{code.lower()}")
         assert found.status_code == 200 and found.json() == {"id": info["id"]}
-        # The link works as before: a private table is there to whoever has it.
+        # The creator sees its table and code; anybody else only with the code: the id alone
+        # is as good as no table.
         direct = await client.get(f"/api/tables/{info['id']}")
         assert direct.json()["code"] == code
+        client.cookies.clear()
+        hidden = await client.get(f"/api/tables/{info['id']}")
+        assert hidden.status_code == 404 and code not in hidden.text
+        opened = await client.get(f"/api/tables/{info['id']}", params={"code": code.lower()})
+        assert opened.status_code == 200 and opened.json()["id"] == info["id"]
         wrong = "ZZZZZZ" if code != "ZZZZZZ" else "YYYYYY"
         missing = await client.get(f"/api/rooms/{wrong}")
         assert missing.status_code == 404

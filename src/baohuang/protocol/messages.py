@@ -138,10 +138,17 @@ class TableInfo(Model):
 
 class Hello(Model):
     """The first message on a connection. ``token`` claims a seat (issued by ``sit``);
-    ``since`` asks for every event after that sequence number (a reconnect)."""
+    ``since`` asks for every event after that sequence number (a reconnect); ``code`` opens a
+    friends' table to a user who is not one of its members."""
 
     token: str | None = Field(None, max_length=128)
     since: int | None = Field(None, ge=0)
+    code: str | None = Field(
+        None,
+        max_length=16,
+        description="A friends' table's room code (好友房): what admits a connection whose user "
+        "neither created the table nor sits at it.",
+    )
 
 
 class CommandBase(Model):

@@ -368,6 +368,11 @@ class TableActor(TableState):
             conn.send(message("error", self.seq, refused.data(None)))
             return
         conn.greeted = True
+        if not self.admits(conn.user, hello.code):  # a friends' table: its members, its code
+            refused = Refused("room_code", "error.room.code_needed")
+            conn.send(message("error", self.seq, refused.data(None)))
+            conn.close()
+            return
         seat = None
         if hello.token:
             digest = hash_token(hello.token)
@@ -667,6 +672,7 @@ class TableActor(TableState):
             "games": self.config.games,
             "players": players,
             "bots": [chair.bot if chair else None for chair in self.seats],
+            "users": [chair.user if chair else None for chair in self.seats],
         }
         counted = scored(self.rules, game.result, self.seats)
         game_id = f"{self.id}-{self.matches}-{index + 1}"

@@ -22,7 +22,8 @@ from fastapi import Cookie, FastAPI, Query, Request, Response, WebSocket
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
-from sqlalchemy import case, func, select
+from sqlalchemy import case, func, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.websockets import WebSocketDisconnect
 
 from ..bots.base import is_bot
@@ -55,7 +56,8 @@ from .ratelimits import (
 from .refusals import AccountError
 from .replays import replay_result, replay_views
 from .settings import DEFAULT_DATABASE
-from .store import GameRow, ResultRow, Store, UserRow
+from .store import GameRow, ResultRow, Store, TableRow, UserRow
+from .tablestate import admits
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("baohuang.server")
@@ -203,40 +205,51 @@ def create_app(
         limits.check(ROOM_LOOKUPS, "error.rate.rooms", "room", address(request))
         return {"id": await lobby.find_room(code)}
 
+    async def viewer(session: str | None) -> int | None:
+        """The user id of a request's session cookie, if any."""
+        user = await accounts.user_for(session)
+        return None if user is None else user.id
+
     @app.get("/api/tables/{table_id}")
-    async def table(table_id: str) -> dict[str, Any]:
+    async def table(
+        table_id: str, code: str | None = None, session: LoginCookie = None
+    ) -> dict[str, Any]:
+        """A live table's info; a friends' table (好友房) only to its members and the holders
+        of its room code (``?code=``), as if there were none to anyone else."""
         found = await lobby.describe(table_id)
-        if found is None:
+        if found is None or not admits(found, await viewer(session), code):
             raise _not_found("error.not_found.table", table_id)
         return found
 
     # ------------------------------------------------------------------ games, history
 
     @app.get("/api/games/{game_id}/record")
-    async def record(game_id: str) -> Response:
-        row = await _game(store, game_id)
+    async def record(game_id: str, session: LoginCookie = None) -> Response:
+        row = await _game(store, game_id, await viewer(session))
         return JSONResponse(
             row.record,
             headers={"Content-Disposition": f'attachment; filename="baohuang-{game_id}.json"'},
         )
 
     @app.get("/api/games/{game_id}/replay")
-    async def replay_steps(game_id: str) -> dict[str, Any]:
-        row = await _game(store, game_id)
+    async def replay_steps(game_id: str, session: LoginCookie = None) -> dict[str, Any]:
+        row = await _game(store, game_id, await viewer(session))
         steps = replay_views(row.record)  # R12 进贡 steps; the result (R10, R13) at the end
         return {"record": row.record, "steps": steps, "result": await replay_result(store, row)}
 
     @app.get("/api/me/games")
     async def my_games(session: LoginCookie = None) -> dict[str, Any]:
-        return {"games": await history(store, (await user_of(session)).id)}
+        me = (await user_of(session)).id
+        return {"games": await history(store, me, viewer=me)}
 
     @app.get("/api/users/{user_id}/games")
-    async def user_games(user_id: int) -> dict[str, Any]:
-        async with store.sessions() as session:  # ids beyond a database integer are nobody
-            user = await session.get(UserRow, user_id) if 0 < user_id < 2**63 else None
+    async def user_games(user_id: int, session: LoginCookie = None) -> dict[str, Any]:
+        """A user's games; those of friends' tables only to the players of each."""
+        async with store.sessions() as db:  # ids beyond a database integer are nobody
+            user = await db.get(UserRow, user_id) if 0 < user_id < 2**63 else None
         if user is None:
             raise _not_found("error.not_found.user", user_id)
-        return {"games": await history(store, user_id)}
+        return {"games": await history(store, user_id, viewer=await viewer(session))}
 
     @app.get("/api/leaderboard")
     async def leaderboard() -> dict[str, Any]:
@@ -419,23 +432,46 @@ def _not_found(key: str, name: str | int) -> AccountError:
     return AccountError(404, "not_found", key, name=name)
 
 
-async def _game(store: Store, game_id: str) -> GameRow:
+async def _game(store: Store, game_id: str, viewer: int | None) -> GameRow:
+    """A stored game, to anyone; a friends' table's only to its players (``viewer``), as if
+    there were none to anyone else."""
     async with store.sessions() as session:
         row = await session.get(GameRow, game_id)
+        table = await session.get(TableRow, row.table_id) if row is not None else None
+        private = table is not None and bool(table.config.get("private"))
+        if row is not None and private and viewer not in await _players(session, row):
+            row = None
     if row is None:
         raise _not_found("error.not_found.game", game_id)
     return row
 
 
-async def history(store: Store, user_id: int) -> list[dict[str, Any]]:
-    async with store.sessions() as session:
-        rows = await session.execute(
-            select(ResultRow, GameRow)
-            .join(GameRow, GameRow.id == ResultRow.game_id)
-            .where(ResultRow.user_id == user_id)
-            .order_by(GameRow.finished.desc())
-            .limit(200)
+async def _players(session: AsyncSession, row: GameRow) -> set[int | None]:
+    """The users who played a stored game: its record's (``match.users``), else its result
+    rows' (games stored before records named them)."""
+    users = (row.record.get("match") or {}).get("users")
+    if users is not None:
+        return {user for user in users if user is not None}
+    found = await session.scalars(select(ResultRow.user_id).where(ResultRow.game_id == row.id))
+    return set(found)
+
+
+async def history(store: Store, user_id: int, viewer: int | None) -> list[dict[str, Any]]:
+    """``user_id``'s last 200 games as ``viewer`` (a user, or nobody) may see them: those of
+    friends' tables only where ``viewer`` played too."""
+    query = (
+        select(ResultRow, GameRow)
+        .join(GameRow, GameRow.id == ResultRow.game_id)
+        .where(ResultRow.user_id == user_id)
+    )
+    if viewer != user_id:
+        shared = select(ResultRow.game_id).where(ResultRow.user_id == viewer)
+        private = TableRow.config["private"].as_boolean()
+        query = query.join(TableRow, TableRow.id == GameRow.table_id).where(
+            or_(private.is_(None), private.is_(False), GameRow.id.in_(shared))
         )
+    async with store.sessions() as session:
+        rows = await session.execute(query.order_by(GameRow.finished.desc()).limit(200))
         return [
             {
                 "id": game.id,

@@ -60,6 +60,8 @@ class Relay:
         relays.by_id[self.cid] = self
         #: The client's seat token (its hello's, or from a ``sit`` answer).
         self.token: str | None = None
+        #: The room code of the client's hello (a friends' table's), said again to a new owner.
+        self.code: str | None = None
         #: The last event's sequence number passed on; known once the client has a start.
         self.seq = 0
         self.synced = False

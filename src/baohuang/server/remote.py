@@ -132,7 +132,7 @@ class Hosted:
                 try:
                     hello = HelloData.model_validate(data["d"])
                 except ValidationError:  # checked by the relaying node
-                    hello = HelloData(token=None, since=None)
+                    hello = HelloData(token=None, since=None, code=None)
                 outbox = self.outboxes.get(node)
                 if outbox is None:
                     outbox = self.outboxes[node] = Outbox(self.cluster, node)

@@ -6,6 +6,7 @@ folded again (:meth:`TableState.load`).
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from ..bots.base import Bot
@@ -76,6 +77,13 @@ class TableState:
             code=self.code,
             creator=self.creator,
         )
+
+    def admits(self, user: int | None, code: str | None) -> bool:
+        """Whether a connection of ``user`` holding ``code`` may see this table: any, unless
+        it is a friends' table, which admits its creator, the users seated at it and the
+        holders of its room code (:func:`admitted`)."""
+        seated = {chair.user for chair in self.seats if chair}
+        return admitted(self.code, self.creator, seated, user, code)
 
     def fold(self, kind: str, public: dict[str, Any], secret: dict[str, Any]) -> None:
         """Apply one non-game event to the table's state (live and when loading)."""
@@ -217,3 +225,33 @@ class TableState:
         if self.watchers or any(seat and seat.conns for seat in self.seats):
             return False
         return self.status != "playing"
+
+
+def same_code(given: str | None, code: str) -> bool:
+    """Whether room code ``given`` (letter case, spaces and dashes aside) is ``code``."""
+    if not given:
+        return False
+    typed = given.strip().upper().replace(" ", "").replace("-", "")
+    return secrets.compare_digest(typed.encode(), code.encode())
+
+
+def admitted(
+    room: str | None,
+    creator: int | None,
+    seated: set[int | None],
+    user: int | None,
+    code: str | None,
+) -> bool:
+    """Whether a table with room code ``room`` (``None``: a public table) admits ``user``
+    holding ``code``: a public table anyone; a friends' table (好友房) its creator, its seated
+    users and the holders of its room code, nobody else (its id alone opens nothing)."""
+    if room is None:
+        return True
+    member = user is not None and (user == creator or user in seated)
+    return member or same_code(code, room)
+
+
+def admits(info: dict[str, Any], user: int | None, code: str | None) -> bool:
+    """:func:`admitted` for a table's public info (``TableInfo`` as JSON)."""
+    seated = {seat.get("user") for seat in info["seats"] if seat}
+    return admitted(info.get("code"), info.get("creator"), seated, user, code)

@@ -291,6 +291,10 @@ ERRORS: dict[str, tuple[str, str]] = {
         "查房号太频繁了（最多 {limit}），请稍后再试",
         "too many room-code lookups from this address: at most {limit}, try again later",
     ),
+    "error.room.code_needed": (
+        "这是好友房：请用房号或邀请链接加入",
+        "this is a friends' table: join with its room code or invite link",
+    ),
     "error.room.bad_code": (
         "“{code}”不是房号：房号是 6 位数字或字母（没有 0、1、O、I）",
         "'{code}' is not a room code: a room code is 6 letters and digits (no 0, 1, O or I)",

@@ -37,7 +37,7 @@ def test_a_friends_table_joined_by_its_code_and_started_with_bots(
     wait_for(a, ".invite-link, .toast:has-text('邀请链接已复制')")
     if a.locator(".invite-link").count():
         link = a.locator(".invite-link").input_value()
-        assert link.endswith(f"#/table/{table}"), link
+        assert link.endswith(f"#/room/{code}"), link  # the id alone opens nothing
     shot(a, "friends-table-code")
 
     # The lobby does not show it, to anyone.
@@ -79,6 +79,18 @@ def test_a_friends_table_joined_by_its_code_and_started_with_bots(
         page.wait_for_selector(".hand .card")
     expect(a.locator(".table-title")).to_contain_text("第 1/1 局")
     shot(b, "friends-started")
+
+    # A stranger with the table's id alone is told it is a friends' table and sees nothing of
+    # it; the invite link (the room code) lets them watch.
+    c = new_page()
+    join(c, "丙")
+    c.goto(f"/#/table/{table}")
+    expect(c.locator(".room-closed")).to_contain_text("这是好友房")
+    expect(c.locator(".seat")).to_have_count(0)
+    c.goto(f"/#/room/{code}")
+    c.wait_for_url(f"**/#/table/{table}", wait_until="commit")
+    expect(c.locator(".table-page")).to_have_attribute("data-status", "playing")
+    expect(c.locator(".seat.me")).to_have_count(0)  # every seat taken: watching
 
 
 def test_rematch_after_a_match_starts_the_next_one(new_page: Callable[..., Page]) -> None:

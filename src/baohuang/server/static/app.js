@@ -1,18 +1,20 @@
-// The page shell: header, language switch and the hash router (#/lobby, #/table/ID, #/history,
-// #/replay/ID, #/leaderboard), so that a reload returns to the same page.
+// The page shell: header, language switch and the hash router (#/lobby, #/table/ID,
+// #/room/CODE, #/history, #/replay/ID, #/leaderboard), so that a reload returns to the same
+// page.
 
 import { api, errorText, loadMe, session } from "./api.js";
 import { keepClicks } from "./clicks.js";
 import { h, mount } from "./dom.js";
 import { lang, loadText, setLang, t } from "./i18n.js";
 import { historyPage, leaderboardPage } from "./history.js";
-import { lobbyPage } from "./lobby.js";
+import { lobbyPage, roomPage } from "./lobby.js";
 import { replayPage } from "./replay.js";
 import { tablePage } from "./table.js";
 
 const ROUTES = [
   [/^#\/lobby$/, "lobby", lobbyPage],
   [/^#\/table\/([\w-]+)$/, "lobby", tablePage],
+  [/^#\/room\/([\w-]+)$/, "lobby", roomPage],
   [/^#\/history$/, "history", historyPage],
   [/^#\/replay\/([\w-]+)$/, "history", replayPage],
   [/^#\/leaderboard$/, "leaderboard", leaderboardPage],

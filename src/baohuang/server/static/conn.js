@@ -11,6 +11,13 @@ export const tokens = {
   drop: (table) => localStorage.removeItem(`bh.token.${table}`),
 };
 
+/** A friends' table's room code (好友房), kept from the code typed or the invite link: the
+ * hello shows it, since the table's id alone opens nothing (R14-like, issue "Hardening"). */
+export const rooms = {
+  get: (table) => localStorage.getItem(`bh.room.${table}`),
+  set: (table, code) => localStorage.setItem(`bh.room.${table}`, code),
+};
+
 /**
  * A connection that says hello with the saved token and the last sequence number seen,
  * checks that events arrive in order (a gap reconnects with `since`), reconnects when the
@@ -37,7 +44,8 @@ export class TableConn {
     this.ws = ws;
     ws.onopen = () => {
       this.retry = 0;
-      const hello = { token: tokens.get(this.table), since: this.seq };
+      const table = this.table;
+      const hello = { token: tokens.get(table), since: this.seq, code: rooms.get(table) };
       ws.send(JSON.stringify({ t: "hello", d: hello }));
     };
     ws.onmessage = (msg) => this.ws === ws && this.receive(JSON.parse(msg.data));

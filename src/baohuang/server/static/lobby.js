@@ -1,11 +1,22 @@
 // The lobby (大厅): join as a guest or log in, the list of tables, creating a table.
 
 import { api, errorText, loadPresets, session } from "./api.js";
+import { rooms } from "./conn.js";
 import { h, mount, toast } from "./dom.js";
 import { t } from "./i18n.js";
 
 /** Set by the lobby before it opens a table the user means to sit at (read by table.js). */
 export const intent = { sit: null };
+
+/** `#/room/CODE`, the invite link of a friends' table: its table, the code kept for the
+ * table's hello, the user seated when logged in. */
+export async function roomPage(root, { id: code }) {
+  const { id } = await api("GET", `/api/rooms/${encodeURIComponent(code)}`);
+  rooms.set(id, code);
+  intent.sit = id;
+  location.replace(`#/table/${id}`);
+  return () => {};
+}
 
 /** The join box: a guest nickname, or log in / register with a password. */
 export function loginBox(onDone) {
@@ -284,6 +295,7 @@ async function createPanel() {
     };
     try {
       const info = await api("POST", "/api/tables", config);
+      if (info.code) rooms.set(info.id, info.code);
       intent.sit = info.id;
       location.hash = `#/table/${info.id}`;
     } catch (err) {
@@ -308,6 +320,7 @@ function roomPanel() {
     ev.preventDefault();
     try {
       const { id } = await api("GET", `/api/rooms/${encodeURIComponent(code.value.trim())}`);
+      rooms.set(id, code.value.trim());
       intent.sit = id;
       location.hash = `#/table/${id}`;
     } catch (err) {

@@ -5,8 +5,9 @@ import { session } from "./api.js";
 import { h, toast } from "./dom.js";
 import { t } from "./i18n.js";
 
-/** The link that opens this table (and, for someone logged in, sits them at it). */
-const inviteLink = (info) => `${location.origin}${location.pathname}#/table/${info.id}`;
+/** The link that opens this friends' table by its room code (the id alone opens nothing),
+ * and sits whoever follows it, once logged in. */
+const inviteLink = (info) => `${location.origin}${location.pathname}#/room/${info.code}`;
 
 /** This page's own seat at the table, or null when watching. */
 const mySeat = (p) => (p.seat === null ? null : (p.info.seats[p.seat] ?? null));

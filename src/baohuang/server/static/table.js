@@ -142,6 +142,20 @@ class TablePage {
       mount(this.root, h("div", { class: "panel missing" }, t("conn.missing")));
       return;
     }
+    if (d.code === "room_code") {
+      // A friends' table this page has no code for: say so, and point to the lobby's 房号 box.
+      this.conn.close();
+      mount(
+        this.root,
+        h(
+          "div",
+          { class: "panel missing room-closed" },
+          h("p", {}, errorText(d)),
+          h("a", { href: "#/lobby" }, t("nav.lobby")),
+        ),
+      );
+      return;
+    }
     toast(errorText(d), "error");
   }
 
