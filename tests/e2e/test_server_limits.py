@@ -326,3 +326,32 @@ def test_metrics_by_token_and_no_api_pages_unless_asked(tmp_path: Path) -> None:
         assert httpx.get(f"{docs.url}/metrics").status_code == 200  # no token: as before
     finally:
         docs.stop()
+
+
+def test_a_burst_of_stale_commands_gets_one_snapshot_over_a_real_socket(
+    server: LiveServer,
+) -> None:
+    """Each stale ``act`` had been answered with a whole snapshot: eight sockets of one's own
+    seat sending them, never reading, had held 252–345 MB. A burst at one state now gets one
+    (the bytes each socket and user may have queued are bounded too: test_message_limits)."""
+    http = guest(server, "不读")
+    table = create_table(http, bots=4, timer=0)
+    player = Player(server, table["id"], http)
+    player.hello()
+    player.recv()
+    assert player.command("sit")["t"] == "ack" and player.command("ready")["t"] == "ack"
+    if not player.my_turn():  # stale only on one's turn (off it: not_your_turn, no snapshot)
+        player.until(lambda m: player.my_turn(), 30)
+    own = {"Origin": f"http://127.0.0.1:{server.port}", "Cookie": http.headers["Cookie"]}
+    with connect(server.ws_url(table["id"]), additional_headers=own) as ws:
+        ws.send(json.dumps({"t": "hello", "d": {"token": player.token}}))
+        for n in range(50):
+            act = {"id": f"s{n}", "op": "act", "action": "pass"}
+            ws.send(json.dumps({"t": "cmd", "v": 0, "d": act}))
+        kinds = []
+        while len(kinds) < 2 + 50 + 1:  # welcome, snapshot, 50 errors, the burst's snapshot
+            kinds.append(json.loads(ws.recv(10))["t"])
+        with contextlib.suppress(TimeoutError):
+            while True:
+                kinds.append(json.loads(ws.recv(1))["t"])
+    assert kinds.count("error") == 50 and kinds.count("snapshot") == 2, kinds

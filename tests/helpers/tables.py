@@ -60,10 +60,7 @@ class Client:
     def read(self) -> list[dict[str, Any]]:
         """Take what the actor queued for this connection; events must have no gap."""
         got = []
-        while not self.conn.out.empty():
-            text = self.conn.out.get_nowait()
-            if text is None:
-                break
+        for text in self.conn.taken():
             msg = json.loads(text)
             got.append(msg)
             data = msg["d"]

@@ -79,3 +79,19 @@ def test_an_http_refusal_has_the_same_detail() -> None:
         "message": "no table ab12",
         "zh": "没有牌桌 ab12",
     }
+
+
+def test_a_burst_of_stale_commands_gets_one_snapshot(harness: Harness) -> None:
+    """Each stale ``act`` is refused; the snapshot that resyncs the client (~17 KB) is sent
+    once for a burst at the same state, not once per command (8 sockets of one's own seat
+    sending stale commands had held 252–345 MB)."""
+    (player,) = harness.create(people=1)
+    for _ in range(400):
+        if player.my_turn():
+            break
+        harness.step()
+    before = len(player.messages)
+    answers = [harness.send(player, "act", seen=0, action="pass") for _ in range(30)]
+    assert all(a["d"]["code"] == "stale" for a in answers)
+    sent = [m["t"] for m in player.messages[before:]]
+    assert sent.count("error") == 30 and sent.count("snapshot") == 1

@@ -413,7 +413,7 @@ class TableActor(TableState):
                 self._record("auto", {"seat": seat, "on": False, "reason": "reconnect"})
 
     async def _gone(self, conn: Conn) -> None:
-        conn.close()
+        conn.close(drop=True)  # nobody reads what it still held
         self.watchers.discard(conn)
         seat = conn.seat
         chair = self.seats[seat] if seat is not None else None
@@ -446,7 +446,8 @@ class TableActor(TableState):
         (chair.answers if chair else conn.answers).keep(command.id, reply)
         conn.send(reply)
         metrics.command_answered(command.op, refusal, started)
-        if snapshot:
+        if snapshot and conn.resynced != self.seq:  # a burst of stale commands: one snapshot
+            conn.resynced = self.seq
             conn.send(message("snapshot", self.seq, self.snapshot(conn.seat)))
 
     async def _run(self, conn: Conn, seen: int, command: Command) -> dict[str, Any]:

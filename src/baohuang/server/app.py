@@ -419,7 +419,7 @@ def bad_message(exc: Exception) -> dict[str, Any]:
 async def pump(websocket: WebSocket, conn: Conn) -> None:
     """Send a connection's queued messages until it is closed."""
     with contextlib.suppress(Exception):
-        while (text := await conn.out.get()) is not None:
+        while (text := await conn.next()) is not None:
             await websocket.send_text(text)
         await websocket.close()
 

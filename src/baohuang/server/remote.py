@@ -102,7 +102,7 @@ class RemoteConn(Conn):
         if not self.closed:
             self.outbox.put(self.cid, text)
 
-    def close(self) -> None:
+    def close(self, drop: bool = False) -> None:
         if not self.closed:
             self.closed = True
             self.outbox.put(self.cid, None)
