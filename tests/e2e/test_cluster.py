@@ -10,6 +10,7 @@ import contextlib
 import time
 import uuid
 from collections.abc import Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ import asyncpg
 import httpx
 import pytest
 
+from baohuang.server.store import MIGRATION_LOCK
 from helpers.cluster import Node, Redis, Seat
 from helpers.servers import Postgres, run
 
@@ -310,3 +312,42 @@ def test_lookups_of_unknown_tables_write_nothing(postgres: Postgres, tmp_path: P
         assert one.redis.count("bh:lease:*") == 1
     finally:
         one.stop()
+
+
+def test_nodes_starting_together_migrate_one_at_a_time(postgres: Postgres, tmp_path: Path) -> None:
+    """Nodes started together on an empty database raced to create its tables (1–2 of 3
+    failed to start): each now migrates under one PostgreSQL advisory lock. While another
+    holds it a node waits, unready; once it is let go, three nodes started at once all
+    start."""
+    database = postgres.database(f"e{uuid.uuid4().hex[:12]}")
+    redis = Redis(tmp_path / "redis.log").start()
+    nodes = [Node(database, redis, f"n{i}", tmp_path / f"n{i}.log", LEASE) for i in range(3)]
+
+    released: list[float] = []
+
+    async def hold(seconds: float) -> None:
+        conn = await asyncpg.connect(database.replace("+asyncpg", ""))
+        try:
+            await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+            await asyncio.sleep(seconds)
+        finally:
+            released.append(time.monotonic())
+            await conn.close()
+
+    def start(node: Node) -> float:
+        node.start()  # raises if its server exits
+        return time.monotonic()
+
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            held = pool.submit(run, hold(15.0), 40)
+            time.sleep(0.5)
+            ready = list(pool.map(start, nodes))
+            held.result()
+        assert min(ready) > released[0]  # none was ready while the lock was held
+        for node in nodes:
+            assert httpx.get(f"{node.url}/api/presets", timeout=5).status_code == 200
+    finally:
+        for node in nodes:
+            node.stop()
+        redis.kill()

@@ -148,9 +148,19 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 FIRST_REVISION = "0001"
 
 
+#: The PostgreSQL advisory lock that nodes starting together on one database take to
+#: migrate it one at a time (the others then find nothing to do).
+MIGRATION_LOCK = 0x62685F6D  # "bh_m"
+
+
 def migrate(connection: Connection, revision: str = "head") -> None:
-    """Upgrade the database on ``connection`` to ``revision``. A database made before
-    migrations existed (tables, no ``alembic_version``) is the first revision."""
+    """Upgrade the database on ``connection`` to ``revision``, in the caller's transaction
+    and, on PostgreSQL, under :data:`MIGRATION_LOCK` (nodes started together raced to create
+    the tables: 1–2 of 3 failed). A database made before migrations existed (tables, no
+    ``alembic_version``) is the first revision."""
+    if connection.dialect.name == "postgresql":  # as long as another node's migration takes
+        connection.execute(text("SET LOCAL lock_timeout = 0"))
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     config.attributes["connection"] = connection
