@@ -25,7 +25,7 @@ import yaml
 
 from baohuang.server import health
 from baohuang.server.app import create_app
-from baohuang.server.logs import JsonFormatter, LogFormat, log_config
+from baohuang.server.logs import REPEAT_WINDOW, JsonFormatter, LogFormat, Repeats, log_config
 from baohuang.server.store import Store
 from helpers.servers import SERVE, Player, Postgres, create_table, free_port, guest
 
@@ -266,6 +266,30 @@ def test_json_log_lines_carry_the_table_and_the_fields() -> None:
     entry = json.loads(formatter.format(failed))
     assert entry["table"] == "t1" and entry["seq"] == 3
     assert "RuntimeError: disk gone" in entry["exception"]
+
+
+def test_a_flood_of_one_warning_is_written_once_a_window_with_its_count() -> None:
+    """A database outage made every table log the same failure over and over: a warning or
+    error like one written within REPEAT_WINDOW seconds is left out, and the next one let
+    through says how many were; information lines and other messages always pass."""
+    now = [100.0]
+    repeats = Repeats(lambda: now[0])
+
+    def record(level: int, msg: str, *args: object) -> logging.LogRecord:
+        return logging.getLogger("baohuang.server").makeRecord(
+            "baohuang.server", level, "store.py", 1, msg, args, None
+        )
+
+    failed = "table %s failed; it will be reloaded"
+    passed = [repeats.filter(record(logging.ERROR, failed, f"t{n}")) for n in range(50)]
+    assert passed == [True] + [False] * 49
+    assert repeats.filter(record(logging.WARNING, "another %s", 1))
+    assert all(repeats.filter(record(logging.INFO, "server ready")) for _ in range(5))
+    now[0] += REPEAT_WINDOW
+    later = record(logging.ERROR, failed, "t9")
+    assert repeats.filter(later) and later.repeated == 49  # type: ignore[attr-defined]
+    assert later.getMessage() == "table t9 failed; it will be reloaded (and 49 like it left out)"
+    assert log_config("json")["handlers"]["stderr"]["filters"] == ["repeats"]
 
 
 def test_log_config_routes_the_server_loggers_to_the_chosen_format() -> None:

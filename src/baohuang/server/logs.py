@@ -7,13 +7,16 @@ actors log to ``baohuang.server``), uvicorn's and everything else that reaches t
 
 A JSON line is one object: ``time`` (UTC, ISO 8601), ``level``, ``logger``, ``message``, then the
 record's fields: whatever the call passed as ``extra=``, ``table`` (the table's id) for a message
-that starts with ``table %s``, and ``exception`` with the traceback when there is one.
+that starts with ``table %s``, and ``exception`` with the traceback when there is one. A
+warning or error repeated within seconds is written once a window (:class:`Repeats`).
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
@@ -73,6 +76,40 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
+#: Seconds within which a warning or error like one already written is left out.
+REPEAT_WINDOW = 10.0
+
+
+class Repeats(logging.Filter):
+    """Leave out a warning or error written already (the same logger, level and message
+    template) within :data:`REPEAT_WINDOW` seconds: a database outage made every table log
+    the same failure, over and over. The next one let through says how many were left out
+    (its ``repeated`` field). Information lines always pass."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.clock = clock
+        #: By (logger, level, template): when one last went through, and how many since.
+        self.seen: dict[tuple[str, int, str], tuple[float, int]] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno < logging.WARNING:
+            return True
+        key = (record.name, record.levelno, str(record.msg))
+        now = self.clock()
+        last, left_out = self.seen.get(key, (-REPEAT_WINDOW, 0))
+        if now - last < REPEAT_WINDOW:
+            self.seen[key] = (last, left_out + 1)
+            return False
+        if left_out:
+            record.repeated = left_out
+            record.msg = f"{record.msg} (and {left_out} like it left out)"
+        self.seen[key] = (now, 0)
+        if len(self.seen) > 10_000:  # templates are few; this only bounds the odd case
+            self.seen.clear()
+        return True
+
+
 def log_config(log_format: LogFormat | str = LogFormat.text) -> dict[str, Any]:
     """A :func:`logging.config.dictConfig` for the server (uvicorn's ``log_config``)."""
     chosen = LogFormat(log_format)
@@ -85,10 +122,12 @@ def log_config(log_format: LogFormat | str = LogFormat.text) -> dict[str, Any]:
             "json": {"()": JsonFormatter},
             "text": {"format": TEXT_FORMAT},
         },
+        "filters": {"repeats": {"()": Repeats}},
         "handlers": {
             "stderr": {
                 "class": "logging.StreamHandler",
                 "formatter": chosen.value,
+                "filters": ["repeats"],
                 "stream": "ext://sys.stderr",
             },
         },
