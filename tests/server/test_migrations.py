@@ -14,6 +14,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import Connection, insert, select, text
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 from typer.testing import CliRunner
 
 from baohuang.cli import app
@@ -21,11 +22,13 @@ from baohuang.server.store import (
     Base,
     EventRow,
     GameRow,
+    LoginRow,
     ResultRow,
     Store,
     TableRow,
     UserRow,
     migrate,
+    purge_guests,
 )
 from helpers.servers import Postgres
 
@@ -210,5 +213,53 @@ def test_members_who_share_a_name_key_are_told_apart(database: str) -> None:
                 ("ALICE", "alice"),
             ]
         )
+
+    asyncio.run(scenario())
+
+
+def test_old_guests_without_games_or_sessions_are_forgotten(database: str) -> None:
+    """The sweep's purge_guests: a guest made before the cut with no session since and no
+    stored result goes (its old sessions too); members, recent guests, guests with a live
+    session and guests with a scored game stay."""
+
+    async def scenario() -> None:
+        store = Store(database)
+        await store.start()
+        users = [  # (name, member, created)
+            ("old", False, 1.0),
+            ("old-with-session", False, 1.0),
+            ("old-with-game", False, 1.0),
+            ("old-member", True, 1.0),
+            ("new", False, 500.0),
+        ]
+
+        def fill(session: Session) -> None:
+            for name, member, created in users:
+                session.add(
+                    UserRow(name=name, password_hash="x" if member else None, created=created)
+                )
+            session.flush()
+            ids = {u.name: u.id for u in session.scalars(select(UserRow))}
+            session.add(LoginRow(token_hash="a" * 64, user_id=ids["old"], created=2.0))
+            session.add(
+                LoginRow(token_hash="b" * 64, user_id=ids["old-with-session"], created=300.0)
+            )
+            row = {"config": {}, "seed": "s", "status": "finished", "created": 1.0}
+            session.add(TableRow(id="t1", **row))
+            session.flush()  # the game refers to the table
+            game = {"table_id": "t1", "index": 0, "preset": "classic", "finished": 2.0}
+            session.add(GameRow(id="t1-1-1", record={}, **game))
+            session.flush()
+            result = {"seat": 0, "role": "rebel", "points": 2, "place": 1, "won": True}
+            session.add(ResultRow(game_id="t1-1-1", user_id=ids["old-with-game"], **result))
+
+        await store.write(fill)
+        assert await store.write(purge_guests(before=100.0)) == 1
+        async with store.sessions() as session:
+            left = sorted(await session.scalars(select(UserRow.name)))
+            logins = list(await session.scalars(select(LoginRow.token_hash)))
+        await store.close()
+        assert left == ["new", "old-member", "old-with-game", "old-with-session"]
+        assert logins == ["b" * 64]
 
     asyncio.run(scenario())

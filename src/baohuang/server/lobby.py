@@ -22,7 +22,7 @@ from .clock import Clock
 from .connection import Conn
 from .mailbox import Target
 from .refusals import AccountError
-from .store import Store, TableRow
+from .store import Store, TableRow, purge_guests
 
 log = logging.getLogger("baohuang.server")
 
@@ -43,6 +43,9 @@ def is_table_id(text: str) -> bool:
     return len(text) == 2 * TABLE_ID_BYTES and all(c in "0123456789abcdef" for c in text)
 
 
+#: A guest with no session this recent (a session lasts as long) and no scored game is
+#: forgotten by the sweep.
+GUEST_SECONDS = 30 * 24 * 3600.0
 #: A table nobody is connected to and that plays no match leaves memory after this many idle
 #: seconds (a waiting one is closed for good; finished games stay downloadable).
 IDLE_SECONDS = 600.0
@@ -212,6 +215,8 @@ class Lobby:
             await asyncio.sleep(60)
             try:
                 await self.sweep()
+                # Guests whose sessions all expired and who have no scored game: forgotten.
+                await self.store.write(purge_guests(time.time() - GUEST_SECONDS))
             except Exception:  # the database failed: the next sweep tries again
                 log.exception("sweeping the tables failed")
 

@@ -30,6 +30,7 @@ from sqlalchemy import (
     Integer,
     String,
     create_engine,
+    delete,
     event,
     insert,
     inspect,
@@ -191,6 +192,26 @@ def database_url(url: str) -> str:
 
 #: A piece of write work, run inside the writer's transaction with a synchronous ORM session.
 Work = Callable[[Session], Any]
+
+
+def purge_guests(before: float) -> Work:
+    """Write work: forget the guests made before ``before`` (a time) who have no session
+    left from then on and no stored result (a guest's scored games keep it, for the history
+    and the leaderboard); how many went."""
+
+    def work(session: Session) -> int:
+        live = select(LoginRow.user_id).where(LoginRow.created >= before)
+        stale = select(UserRow.id).where(
+            UserRow.password_hash.is_(None),
+            UserRow.created < before,
+            UserRow.id.not_in(live),
+            UserRow.id.not_in(select(ResultRow.user_id)),
+        )
+        session.execute(delete(LoginRow).where(LoginRow.user_id.in_(stale)))
+        gone = session.execute(delete(UserRow).where(UserRow.id.in_(stale)))
+        return int(gone.rowcount)  # type: ignore[attr-defined]
+
+    return work
 
 
 @dataclass(frozen=True, slots=True)
