@@ -182,7 +182,9 @@ def test_nginx_balances_the_nodes_without_sticky_sessions() -> None:
     assert mapping[1] == ["$http_upgrade", "$connection_upgrade"]
     assert [d[1] for d in find(body, "proxy_http_version")] == [["1.1"]]
     (read_timeout,) = find(sockets, "proxy_read_timeout")
-    assert seconds(read_timeout[1][0]) >= 600  # far beyond the server's 20 s pings
+    # Beyond the server's 20 s pings and the page's 10 s ones, yet short: a socket whose
+    # node is paused or gone is closed within a minute or two, and its client goes elsewhere.
+    assert 40 <= seconds(read_timeout[1][0]) <= 120
     assert ("=", "/metrics") in locations
 
 

@@ -3,6 +3,11 @@
 import { both } from "./i18n.js";
 
 let counter = 0;
+/** A ping every HEARTBEAT ms; a socket that has heard nothing (not even the pong) for SILENCE
+ * ms is taken for lost and opened again: a node paused or cut off behind a proxy never
+ * closes it, and the page would wait for ever (the server's own nodes may take it over). */
+export const HEARTBEAT = 10000;
+export const SILENCE = 25000;
 
 /** The seat token a `sit` ack gave for this table, kept across reloads. */
 export const tokens = {
@@ -42,13 +47,21 @@ export class TableConn {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${proto}://${location.host}/ws/v1/tables/${this.table}`);
     this.ws = ws;
+    this.heard = Date.now();
     ws.onopen = () => {
       this.retry = 0;
+      this.heard = Date.now();
+      clearInterval(this.beat);
+      this.beat = setInterval(() => this.heartbeat(ws), HEARTBEAT);
       const table = this.table;
       const hello = { token: tokens.get(table), since: this.seq, code: rooms.get(table) };
       ws.send(JSON.stringify({ t: "hello", d: hello }));
     };
-    ws.onmessage = (msg) => this.ws === ws && this.receive(JSON.parse(msg.data));
+    ws.onmessage = (msg) => {
+      if (this.ws !== ws) return;
+      this.heard = Date.now();
+      this.receive(JSON.parse(msg.data));
+    };
     ws.onclose = () => {
       if (this.ws !== ws) return;
       if (this.closed) return;
@@ -105,6 +118,17 @@ export class TableConn {
     });
   }
 
+  /** Ping the server; a socket silent past SILENCE is dropped and opened again. */
+  heartbeat(ws) {
+    if (this.ws !== ws || ws.readyState !== WebSocket.OPEN) return;
+    if (Date.now() - this.heard > SILENCE) {
+      this.handlers.status(false);
+      this.reconnect();
+      return;
+    }
+    ws.send(JSON.stringify({ t: "ping", d: {} }));
+  }
+
   /** Drop the socket and say hello again with `since` (after a gap). */
   reconnect(since = this.seq) {
     this.seq = since;
@@ -118,6 +142,7 @@ export class TableConn {
   close() {
     this.closed = true;
     clearTimeout(this.timer);
+    clearInterval(this.beat);
     this.ws?.close();
     for (const waiter of this.pending.values())
       waiter.reject({ code: "offline", ...both("conn.lost") });
