@@ -9,11 +9,13 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from baohuang.protocol.messages import Hello as HelloData
 from baohuang.protocol.messages import TableConfig
 from baohuang.server import lobby as lobby_module
 from baohuang.server.lobby import Lobby
+from baohuang.server.mailbox import Hello
 from baohuang.server.store import EventRow, Store, TableRow
-from helpers.tables import Harness
+from helpers.tables import Client, Harness
 
 
 def test_deserted_tables_are_swept_and_closed_and_live_ones_fold_back(
@@ -108,3 +110,19 @@ def test_tables_that_cannot_be_loaded_are_quarantined_and_the_rest_load(tmp_path
     kit.run(lobby.close())
     kit.run(again.close())
     kit.close()
+
+
+def test_a_socket_reaching_a_table_being_let_go_is_closed_at_once(tmp_path: Path) -> None:
+    """A node letting a table go (another took it, or it failed) stops its actor: a hello
+    that reaches it then closes its socket at once, so the client reconnects and finds the
+    table where it runs now (14 of 14 such sockets had been left unanswered and open, their
+    pages frozen); the sockets it had greeted are closed by the node's drop."""
+    kit = Harness(tmp_path)
+    try:
+        kit.create(people=1)
+        kit.run(kit.actor.stop())
+        late = Client(3, "迟")
+        kit.actor.submit(Hello(late.conn, HelloData(token=None, since=None, code=None)))
+        assert late.conn.closed and late.conn.taken() == []  # closed, nothing said
+    finally:
+        kit.close()

@@ -157,13 +157,23 @@ class TableActor(TableState):
         await self.inbox.join()
 
     async def stop(self) -> None:
+        """Stop the actor; the sockets whose messages it had not read yet are closed (they
+        reconnect and find the table wherever it is run now)."""
         self.scheduler.cancel_all()
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
+        while not self.inbox.empty():
+            _close_sender(self.inbox.get_nowait())
 
     def submit(self, item: Message) -> None:
+        """Queue ``item`` for the actor; to a stopped (or failed) actor, close its socket at
+        once instead: a socket reaching a node just as it let the table go was never
+        answered, nor closed, and its page froze."""
+        if self.task is not None and self.task.done():
+            _close_sender(item)
+            return
         self.inbox.put_nowait(item)
 
     # ------------------------------------------------------------------ the public state
@@ -723,3 +733,10 @@ def _set_status(table_id: str, status: str) -> Work:
         session.execute(update(TableRow).where(TableRow.id == table_id).values(status=status))
 
     return work
+
+
+def _close_sender(item: Message) -> None:
+    """Close the socket a message came from (messages of the actor's own have none)."""
+    conn = getattr(item, "conn", None)
+    if isinstance(conn, Conn):
+        conn.close()
