@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from baohuang.protocol.messages import Hello as HelloData
 from baohuang.server import relay as relay_module
 from baohuang.server import remote
 from baohuang.server.connection import Conn
@@ -132,3 +133,28 @@ def test_a_closed_relays_gone_is_sent_again_until_its_owner_hears_it() -> None:
     assert [payload["k"] for _, payload in link.sent] == ["gone"]
     assert link.tries == 4
     assert conn.closed
+
+
+def test_a_relay_says_the_room_code_again_to_a_new_owner() -> None:
+    """A friends' table admits a stranger by its code (its hello's): when the table moves,
+    the relay's own hello to the new owner carries the code too, or the socket is refused."""
+    link = Link()
+    conn = Conn(7, "朋友")
+    hello = HelloData(token=None, since=None, code="ABC234")
+
+    async def main() -> None:
+        async def resolve(_: str) -> str | None:
+            return "n2"
+
+        relays = Relays(link, resolve)  # type: ignore[arg-type]  # the fake link
+        relay = relays.open("t", "n0", conn)
+        relay.submit(Hello(conn, hello))
+        await settle(lambda: len(link.sent) == 1)
+        relay.moved("n2")
+        await settle(lambda: any(p["k"] == "hello" for n, p in link.sent if n == "n2"))
+        relay.submit(Gone(conn))
+
+    asyncio.run(main())
+    hellos = [(node, payload["d"]) for node, payload in link.sent if payload["k"] == "hello"]
+    assert [node for node, _ in hellos] == ["n0", "n2"]
+    assert all(data["code"] == "ABC234" for _, data in hellos)

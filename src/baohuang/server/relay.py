@@ -87,7 +87,7 @@ class Relay:
         match item:
             case Hello(_, hello):
                 self.started = True
-                self.token = hello.token
+                self.token, self.code = hello.token, hello.code
                 if hello.since is not None:
                     self.seq, self.synced = hello.since, True
                 self._jobs.put_nowait(lambda: self._send("hello", {"d": hello.model_dump()}))
@@ -210,7 +210,11 @@ class Relay:
         self.relays.by_id.pop(was, None)
         self.cid, self.owner = self._new_cid(), found
         self.relays.by_id[self.cid] = self
-        hello = {"token": self.token, "since": self.seq if self.synced else None}
+        hello = {
+            "token": self.token,
+            "since": self.seq if self.synced else None,
+            "code": self.code,
+        }
         # The same owner replaces the relay's old id with the new one when the hello lands,
         # however many of the relay's messages were lost on the way.
         await self._send("hello", {"d": hello, "was": was})
