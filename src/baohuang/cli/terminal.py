@@ -21,7 +21,7 @@ from rich.text import Text
 
 from ..engine.cards import RANK_SYMBOLS, Card, sort_cards
 from ..engine.rules import Rules
-from ..engine.scoring import GameResult, tribute_side
+from ..engine.scoring import GameResult, qq_tribute
 from ..engine.views import View
 from ..text.catalog import MESSAGES, t
 
@@ -363,10 +363,11 @@ def results_table(
             _result_role(final, seat, lang),
             f"{result['scores'][seat]:+d}",
         )
-    if rules is None or rules.win_rule != "qq" or final.outcome == "escape":
+    note = qq_tribute(rules, final) if rules is not None else None
+    if note is None:
         return table
-    side, points = tribute_side(rules, final), f"{final.side_points:+d}"
-    return Group(table, Text(t(f"results.tribute_qq.{side}", lang, points=points)))
+    side, points = note
+    return Group(table, Text(t(f"results.tribute_qq.{side}", lang, points=f"{points:+d}")))
 
 
 def totals_table(totals: Sequence[int], games: int, lang: str, me: int | None = None) -> Table:

@@ -125,8 +125,7 @@ def tribute_side(rules: Rules, result: GameResult) -> Literal["emperor", "rebels
     if guard is not None and places[0] == guard:
         second = places.index(emperor)
         return "emperor" if second == 1 else "draw" if second == 2 else "rebels"
-    t = team_score(emperor=emperor, guard=guard, places=places)
-    return "emperor" if t > 0 else "rebels" if t < 0 else "draw"
+    return result.outcome  # otherwise by T: the sign of the points
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,12 +160,6 @@ class GameResult:
         if seat == self.emperor:
             return "solo" if self.guard is None else "emperor"
         return "guard" if seat == self.guard else "rebel"
-
-    @property
-    def side_points(self) -> int:
-        """The points of the emperor's side (emperor and guard, or the solo emperor): their
-        sign names the winner (R10.3)."""
-        return sum(p for s, p in enumerate(self.scores) if self.role(s) != "rebel")
 
     def won(self, seat: int) -> bool:
         """Whether ``seat``'s side won (R10; a draw is no win)."""
@@ -238,6 +231,18 @@ class GameResult:
 def escape_scores(seat: int) -> list[int]:
     """R10.4: −30 to the seat that escaped, the game unscored for the others."""
     return [-30 if s == seat else 0 for s in range(5)]
+
+
+def qq_tribute(
+    rules: Rules, result: GameResult
+) -> tuple[Literal["emperor", "rebels", "draw"], int] | None:
+    """What a QQ game's results say beside its winner (R10.3 revised turn 3): the side that
+    receives tribute by QQ's rule (``draw``: 平贡) and the emperor side's points, whose sign
+    names the winner; ``None`` outside QQ and after an escape."""
+    if rules.win_rule != "qq" or result.outcome == "escape" or result.emperor is None:
+        return None
+    points = sum(p for s, p in enumerate(result.scores) if result.role(s) != "rebel")
+    return tribute_side(rules, result), points
 
 
 def tribute_payments(rules: Rules, result: GameResult) -> list[tuple[int, int]]:

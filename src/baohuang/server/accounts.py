@@ -103,8 +103,11 @@ class Accounts:
         attempt holding its place under every limit before its hash (a burst cannot pass
         them all at once)."""
         key = name_key(name)
-        limits = [(LOGIN_FAILURES, (address, key)), (SPRAY_FAILURES, (address,))]
-        limits.append((NAME_FAILURES, ("name", key)))
+        limits = [
+            (LOGIN_FAILURES, (address, key)),
+            (SPRAY_FAILURES, (address,)),
+            (NAME_FAILURES, ("name", key)),
+        ]
         held: list[tuple[RateLimitItem, tuple[str, ...]]] = []
         failed = True
         try:

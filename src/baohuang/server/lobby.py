@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import secrets
 import time
@@ -17,12 +18,14 @@ from ..bots.base import is_bot
 from ..engine.errors import RulesError
 from ..engine.rules import Rules
 from ..protocol.messages import SEATS, TableConfig, TableInfo
+from .accounts import SESSION_SECONDS
 from .actor import TableActor
 from .clock import Clock
 from .connection import Conn
 from .mailbox import Target
 from .refusals import AccountError
 from .store import Store, TableRow, purge_guests
+from .tablestate import typed_code
 
 log = logging.getLogger("baohuang.server")
 
@@ -38,14 +41,20 @@ LOBBY_PAGE = 40
 TABLE_ID_BYTES = 4
 
 
+def room_code(text: str) -> str:
+    """The room code ``text`` names (letter case, spaces and dashes aside); refused (422)
+    when it is no room code at all."""
+    wanted = typed_code(text)
+    if len(wanted) != CODE_LENGTH or any(c not in CODE_LETTERS for c in wanted):
+        raise AccountError(422, "bad_code", "error.room.bad_code", code=text[:20])
+    return wanted
+
+
 def is_table_id(text: str) -> bool:
     """Whether ``text`` has a table id's shape: lowercase hex, ``2 * TABLE_ID_BYTES`` long."""
     return len(text) == 2 * TABLE_ID_BYTES and all(c in "0123456789abcdef" for c in text)
 
 
-#: A guest with no session this recent (a session lasts as long) and no scored game is
-#: forgotten by the sweep.
-GUEST_SECONDS = 30 * 24 * 3600.0
 #: A table nobody is connected to and that plays no match leaves memory after this many idle
 #: seconds (a waiting one is closed for good; finished games stay downloadable).
 IDLE_SECONDS = 600.0
@@ -157,11 +166,9 @@ class Lobby:
                 return code
 
     def room(self, code: str) -> TableActor:
-        """The live table whose room code is ``code`` (letter case, spaces and dashes aside);
-        refused when ``code`` is no room code at all or no live table has it."""
-        wanted = code.strip().upper().replace(" ", "").replace("-", "")
-        if len(wanted) != CODE_LENGTH or any(c not in CODE_LETTERS for c in wanted):
-            raise AccountError(422, "bad_code", "error.room.bad_code", code=code[:20])
+        """The live table whose room code is ``code`` (:func:`room_code`); refused when no
+        live table has it."""
+        wanted = room_code(code)
         for table in self.tables.values():
             if table.code == wanted:
                 return table
@@ -211,12 +218,12 @@ class Lobby:
         return [self.sweep_forever()]
 
     async def sweep_forever(self) -> None:
-        while True:
+        for minute in itertools.count(1):
             await asyncio.sleep(60)
             try:
                 await self.sweep()
-                # Guests whose sessions all expired and who have no scored game: forgotten.
-                await self.store.write(purge_guests(time.time() - GUEST_SECONDS))
+                if minute % 60 == 0:  # hourly: guests whose sessions all expired, no game
+                    await self.store.write(purge_guests(time.time() - SESSION_SECONDS))
             except Exception:  # the database failed: the next sweep tries again
                 log.exception("sweeping the tables failed")
 

@@ -27,15 +27,7 @@ from . import metrics
 from .actor import TableActor
 from .cluster import LEASE_SECONDS, Cluster
 from .connection import Conn
-from .lobby import (
-    CODE_LENGTH,
-    CODE_LETTERS,
-    IDLE_SECONDS,
-    Lobby,
-    closing,
-    is_table_id,
-    quarantine_note,
-)
+from .lobby import IDLE_SECONDS, Lobby, closing, is_table_id, quarantine_note, room_code
 from .mailbox import Target
 from .refusals import AccountError
 from .relay import Relays
@@ -245,9 +237,7 @@ class NodeLobby(Lobby):
         return table.info().model_dump() if table else None
 
     async def find_room(self, code: str) -> str:
-        wanted = code.strip().upper().replace(" ", "").replace("-", "")
-        if len(wanted) != CODE_LENGTH or any(c not in CODE_LETTERS for c in wanted):
-            raise AccountError(422, "bad_code", "error.room.bad_code", code=code[:20])
+        wanted = room_code(code)
         table_id = await self.cluster.room(wanted)
         if table_id is None:
             raise AccountError(404, "not_found", "error.room.not_found", code=wanted)

@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ..engine.rules import Rules
-from ..engine.scoring import GameResult, tribute_side
+from ..engine.scoring import GameResult, qq_tribute
 from .seats import Seat
 from .store import GameRow, ResultRow, Work
 
@@ -57,7 +57,7 @@ def game_over_data(
     result = game.result
     explained = result.multipliers(rules)
     return {
-        "tribute": qq_tribute(rules, result),
+        "tribute": qq_note(rules, result),
         "game": index,
         "result": result.to_dict(),
         "scores": list(game.scores),
@@ -71,13 +71,10 @@ def game_over_data(
     }
 
 
-def qq_tribute(rules: Rules, result: GameResult) -> dict[str, Any] | None:
-    """R10.3 (revised turn 3): in QQ, the side receiving tribute by QQ's rule (``emperor``,
-    ``rebels`` or ``draw`` for 平贡) and the emperor side's points, which name the winner;
-    ``None`` elsewhere and after an escape."""
-    if rules.win_rule != "qq" or result.outcome == "escape" or result.emperor is None:
-        return None
-    return {"side": tribute_side(rules, result), "points": result.side_points}
+def qq_note(rules: Rules, result: GameResult) -> dict[str, Any] | None:
+    """:func:`~baohuang.engine.scoring.qq_tribute` as ``game_over`` data: ``{side, points}``."""
+    note = qq_tribute(rules, result)
+    return None if note is None else {"side": note[0], "points": note[1]}
 
 
 def record_result(record: dict[str, Any], game_id: str) -> dict[str, Any] | None:

@@ -227,12 +227,16 @@ class TableState:
         return self.status != "playing"
 
 
+def typed_code(text: str) -> str:
+    """A room code as typed, letter case, spaces and dashes aside."""
+    return text.strip().upper().replace(" ", "").replace("-", "")
+
+
 def same_code(given: str | None, code: str) -> bool:
-    """Whether room code ``given`` (letter case, spaces and dashes aside) is ``code``."""
+    """Whether room code ``given`` (as typed: :func:`typed_code`) is ``code``."""
     if not given:
         return False
-    typed = given.strip().upper().replace(" ", "").replace("-", "")
-    return secrets.compare_digest(typed.encode(), code.encode())
+    return secrets.compare_digest(typed_code(given).encode(), code.encode())
 
 
 def admitted(
