@@ -249,13 +249,12 @@ def test_a_body_that_trickles_is_closed_after_the_request_timeout(tmp_path: Path
     try:
         with socket.create_connection(("127.0.0.1", live.port), timeout=10) as slow:
             slow.sendall(b"POST /api/login HTTP/1.1\r\nHost: x\r\ncontent-length: 100\r\n\r\n{")
-            started = time.monotonic()
             with contextlib.suppress(OSError):
-                for _ in range(8):  # a byte a second: never done in time
+                for _ in range(8):  # two bytes a second: never done in time
                     time.sleep(0.5)
                     slow.sendall(b" ")
-            assert read_answer(slow) == b""  # closed by the server
-            assert time.monotonic() - started < 8
+            # Closed by the server: left open, the read would hit the socket's own timeout.
+            assert read_answer(slow) == b""
     finally:
         live.stop()
 
