@@ -3,9 +3,13 @@ keep the best of each measurement (the machine is shared; noise only slows)."""
 
 from __future__ import annotations
 
+import datetime
+import json
 import os
 import platform
+import subprocess
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from rich.console import Console
@@ -55,3 +59,24 @@ def machine(**extra: Any) -> dict[str, Any]:
         "platform": platform.platform(),
         **extra,
     }
+
+
+def stamp(settings: dict[str, Any]) -> dict[str, Any]:
+    """What a result file says of itself: the commit, the date, the machine, the settings."""
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
+    ).stdout.strip()
+    return {
+        "commit": commit,
+        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "machine": machine(),
+        "settings": {
+            k: v if isinstance(v, int | float | list) else str(v) for k, v in settings.items()
+        },
+    }
+
+
+def save(path: Path | None, settings: dict[str, Any], **data: Any) -> None:
+    """Write ``data`` to ``path`` as JSON under a :func:`stamp` (nothing without a path)."""
+    if path is not None:
+        path.write_text(json.dumps({"stamp": stamp(settings), **data}, indent=1) + "\n")

@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 from baohuang.protocol.messages import Command, TableConfig
 from baohuang.protocol.messages import Hello as HelloData
 from baohuang.server.actor import TableActor
+from baohuang.server.botpool import BotPool
 from baohuang.server.clock import FakeClock
 from baohuang.server.connection import Conn
 from baohuang.server.lobby import Lobby
@@ -97,13 +98,15 @@ def add_user(user: int) -> Work:
 class Harness:
     """A lobby on a fake clock over a fresh SQLite store; one table at a time."""
 
-    def __init__(self, folder: Path, seed: int = 0) -> None:
+    def __init__(self, folder: Path, seed: int = 0, pool: BotPool | None = None) -> None:
         self.loop = asyncio.new_event_loop()
+        #: Where the bots think (``None``: in this process).
+        self.pool = pool
         self.random = random.Random(seed)
         self.clock = FakeClock()
         self.store = Store(f"sqlite:///{folder / 'tables.db'}")
         self.run(self.store.start())
-        self.lobby = Lobby(self.store, self.clock, self.token)
+        self.lobby = Lobby(self.store, self.clock, self.token, pool)
         self.table: TableActor | None = None
         self.clients: list[Client] = []
 
@@ -200,7 +203,9 @@ class Harness:
         self.run(self.lobby.close())
         for client in self.clients:
             client.conn.close()
-        self.lobby = Lobby(self.store, self.clock, self.token)
+        if self.pool is not None:  # the old lobby closed it: a new server, new workers
+            self.pool = BotPool(self.pool.size, self.pool.wait, self.pool.in_node)
+        self.lobby = Lobby(self.store, self.clock, self.token, self.pool)
         self.run(self.lobby.recover())
         self.table = self.lobby.tables.get(self.actor.id)
         if self.table is not None:

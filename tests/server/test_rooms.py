@@ -61,6 +61,13 @@ def bots(kit: Harness) -> list[int]:
     return [s for s, chair in enumerate(kit.actor.seats) if chair and chair.bot]
 
 
+def seat_bot(kit: Harness, seat: int) -> object:
+    """The bot that played ``seat`` in this process (no bot pool in these tests)."""
+    bot = kit.actor.bots[seat]
+    assert bot is not None and bot.pool is None
+    return bot.local
+
+
 # ------------------------------------------------------------------------------ the room code
 
 
@@ -351,7 +358,7 @@ def test_learned_bots_fill_a_weihai_table_and_play_it_out(kit: Harness) -> None:
     assert {c.bot for c in kit.actor.seats if c and c.bot} == {"learned"}
     play_the_match_out(kit, [creator])
     assert len(kit.actor.results) == 1
-    assert all(isinstance(kit.actor.bots[s], LearnedBot) for s in bots(kit))
+    assert all(isinstance(seat_bot(kit, s), LearnedBot) for s in bots(kit))
 
 
 def test_a_stored_table_whose_level_the_server_lacks_plays_on_with_the_heuristic(
@@ -365,7 +372,7 @@ def test_a_stored_table_whose_level_the_server_lacks_plays_on_with_the_heuristic
     assert kit.send(creator, "start")["t"] == "ack"
     play_the_match_out(kit, [creator])
     assert len(kit.actor.results) == 1
-    assert all(type(kit.actor.bots[s]) is HeuristicBot for s in bots(kit))
+    assert all(type(seat_bot(kit, s)) is HeuristicBot for s in bots(kit))
 
 
 def test_a_level_the_server_lacks_is_not_offered_and_is_refused(

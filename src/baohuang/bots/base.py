@@ -8,12 +8,13 @@ built for them (:data:`BOTS`, :func:`make_bot`).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from typing import Protocol
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
 
-from ..engine.actions import ACCEPT, PASS, Action, Call, Tribute
+from ..engine.actions import ACCEPT, PASS, Action, Call, Escape, Tribute, parse_action
 from ..engine.game import Game
 from ..engine.plays import Play
+from ..engine.record import start_game
 from ..engine.rules import Rules
 from ..engine.scoring import GameResult
 from ..engine.views import View
@@ -108,6 +109,22 @@ def make_bot(name: str, rules: Rules, seed: str = "0") -> Bot:
     if factory is None:
         raise ValueError(f"unknown bot {name!r}: bots are {', '.join(BOTS)}")
     return factory(rules, seed)
+
+
+def catch_up(bot: Bot, history: Mapping[str, Any], seat: int) -> None:
+    """Show ``bot``, taking ``seat`` mid-game (托管, a leaver's seat), each of that seat's turns
+    so far as the seat saw it and what was played there, as if it had played from the start.
+    ``history`` is :func:`~baohuang.engine.record.history` (or a record); the bot is shown the
+    seat's views only (R14). A bot without ``observe`` keeps nothing between turns."""
+    observe = getattr(bot, "observe", None)
+    if observe is None or not history["actions"]:
+        return
+    game = start_game(dict(history))
+    for entry in history["actions"]:
+        action = parse_action(entry["action"])
+        if entry["seat"] == seat and game.current_seat == seat and not isinstance(action, Escape):
+            observe(game.view(seat), action)
+        game.apply(action)
 
 
 def bot_step(game: Game, bot: Bot) -> Action:

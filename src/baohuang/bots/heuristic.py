@@ -156,6 +156,11 @@ class HeuristicBot:
             return self._call(view, legal, counts)
         return legal[0]  # R12 tribute: the copies offered are equal
 
+    def observe(self, view: View, action: Action) -> None:
+        """A turn of this seat played by someone else (its person, before 托管): keep what
+        :meth:`choose` would have kept from it (:func:`~baohuang.bots.base.catch_up`)."""
+        self._observe(view)
+
     # ------------------------------------------------------------------ roles (R8, R9, R11)
 
     def _candidate(self, view: View, legal: list[Action]) -> Action:

@@ -48,7 +48,7 @@ import statistics
 import time
 from collections.abc import Callable, Iterator
 
-from ..engine.actions import PASS, Action
+from ..engine.actions import PASS, Action, PlayCards
 from ..engine.determinize import ROLE_PHASES, determinize
 from ..engine.plays import Play
 from ..engine.rules import Rules
@@ -242,6 +242,16 @@ class SearchBot(HeuristicBot):
             assert view.seat is not None
             self.reader.acted(view.seat, chosen if isinstance(chosen, Play) else None)
         return chosen
+
+    def observe(self, view: View, action: Action) -> None:
+        super().observe(view, action)
+        if view.phase == "candidate":
+            self.memory.asked += 1
+        elif view.phase == "play" and self.reader:
+            assert view.seat is not None
+            play = action.play if isinstance(action, PlayCards) else action
+            self.reader.see(view)
+            self.reader.acted(view.seat, play if isinstance(play, Play) else None)
 
     def worth(self, view: View) -> bool:
         """Whether to search: the endgame, at most ``endgame`` cards left in all hands when

@@ -77,6 +77,30 @@ def serve(
         bool,
         typer.Option(help="接口文档 serve the OpenAPI pages at /docs and /openapi.json"),
     ] = False,
+    bot_workers: Annotated[
+        int | None,
+        typer.Option(
+            help="机器人进程数 processes the bots think in, off the tables' event loop "
+            "(default: one per core; 0: in the server's own process, no admission)",
+            min=0,
+        ),
+    ] = None,
+    bot_share: Annotated[
+        float | None,
+        typer.Option(
+            help="每人机器人算力 cores of bot thinking one user's open tables may ask for "
+            "(default 2; a table of strong bots: ~0.1 at the default delay, ~1 at zero delay)",
+            min=0.0,
+        ),
+    ] = None,
+    bot_budget: Annotated[
+        float | None,
+        typer.Option(
+            help="节点机器人算力 cores of bot thinking this node's open tables may ask for "
+            "(default: 8 per bot worker)",
+            min=0.0,
+        ),
+    ] = None,
     lease: Annotated[
         float,
         typer.Option(
@@ -91,6 +115,7 @@ def serve(
     import uvicorn
 
     from ..server.app import create_app
+    from ..server.botpool import workers_for
     from ..server.nodes import Node
     from ..server.slowclients import timed_requests
 
@@ -124,6 +149,9 @@ def serve(
             exempt=exempt or (),
             metrics_token=metrics_token,
             api_docs=api_docs,
+            bot_workers=workers_for() if bot_workers is None else bot_workers,
+            bot_share=bot_share,
+            bot_budget=bot_budget,
         ),
         host=host,
         port=port,

@@ -48,14 +48,23 @@ def to_record(game: Game, match: dict[str, Any] | None = None) -> dict[str, Any]
         "format": FORMAT,
         "version": VERSION,
         "rules_version": RULES_VERSION,
+        **history(game),
+        "match": match,
+        "events": game.events_for(None),
+        "result": game.result.to_dict() if game.result else None,
+    }
+
+
+def history(game: Game) -> dict[str, Any]:
+    """What rebuilds ``game`` so far (:func:`start_game`, then its ``actions``): the part of
+    its record a bot that takes a seat mid-game replays (hands included: only the server's
+    own code may hold it)."""
+    return {
         "rules": game.rules.to_dict(),
         "seed": game.seed,
         "deals": game.dealt,
         "previous": game.previous.to_dict() if game.previous else None,
-        "match": match,
         "actions": [{"seat": seat, "action": str(action)} for seat, action in game.actions],
-        "events": game.events_for(None),
-        "result": game.result.to_dict() if game.result else None,
     }
 
 

@@ -20,9 +20,7 @@ from typing import Any
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
-from ..bots.base import is_bot, make_bot
 from ..bots.heuristic import HeuristicBot
-from ..bots.search import SearchBot
 from ..engine.actions import Action, Escape, parse_action
 from ..engine.cards import format_cards
 from ..engine.errors import BaohuangError
@@ -48,6 +46,7 @@ from ..protocol.messages import (
 from ..protocol.messages import Hello as HelloData
 from ..text.catalog import MESSAGES
 from . import liveness, metrics
+from .botpool import BotPool, SeatBot
 from .clock import Clock, SystemClock
 from .connection import Conn, Refused, message
 from .mailbox import (
@@ -91,9 +90,16 @@ class TableActor(TableState):
         store: Store,
         clock: Clock | None = None,
         token: Callable[[int], str] = secrets.token_hex,
+        pool: BotPool | None = None,
     ) -> None:
         super().__init__(table_id, config, seed)
         self.store = store
+        #: Where the bots think (``None``: in this process).
+        self.pool = pool
+        #: Seat bots made so far (each gets its own key in the pool).
+        self.made = 0
+        #: The user who made the table here (its bots count against their share).
+        self.owner: int | None = None
         #: Random hex of n bytes: each game's deal seed.
         self.token = token
         self.clock: Clock = clock or SystemClock()
@@ -160,6 +166,8 @@ class TableActor(TableState):
         """Stop the actor; the sockets whose messages it had not read yet are closed (they
         reconnect and find the table wherever it is run now)."""
         self.scheduler.cancel_all()
+        if self.pool is not None:
+            self.pool.forget(self.id)
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -711,21 +719,15 @@ class TableActor(TableState):
         chair = self.seats[seat] if seat is not None else None
         if seat is None or chair is None or not chair.played_by_bot:
             return
-        level = chair.bot or self.config.bot_level
         bot = self.bots[seat]
         if bot is None:
-            if not is_bot(level):  # a stored table's level this server lacks (no rl extra)
-                log.warning(
-                    "table %s: no %s bot here, seat %d plays heuristic", self.id, level, seat
-                )
-                level = "heuristic"
-            bot = self.bots[seat] = make_bot(level, self.rules, f"{self.seed}/{seat}")
-        view, legal = game.view(seat), game.legal_actions()
-        if isinstance(bot, SearchBot):  # its playouts take tens of ms: off the event loop
-            action = await asyncio.to_thread(bot.choose, view, legal)
-        else:
-            action = bot.choose(view, legal)
-        await self._apply(seat, action, None)
+            self.made += 1
+            level = chair.bot or self.config.bot_level
+            key = f"{self.id}/{seat}/{self.made}"
+            bot = self.bots[seat] = SeatBot(
+                key, level, self.rules, f"{self.seed}/{seat}", self.pool
+            )
+        await self._apply(seat, await bot.choose(game, seat), None)
 
 
 def _set_status(table_id: str, status: str) -> Work:

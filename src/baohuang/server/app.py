@@ -41,6 +41,8 @@ from ..protocol.messages import (
 from ..text.catalog import MESSAGES
 from . import health, metrics
 from .accounts import COOKIE, SESSION_SECONDS, Accounts
+from .admission import NODE_CORES_PER_WORKER, USER_CORES, Admission
+from .botpool import BotPool
 from .connection import Conn, Refused, message
 from .lobby import Lobby, lobby_page
 from .mailbox import Cmd, Gone, Hello
@@ -84,17 +86,31 @@ def create_app(
     exempt: Sequence[str] = (),
     metrics_token: str | None = None,
     api_docs: bool = False,
+    bot_workers: int = 0,
+    bot_share: float | None = None,
+    bot_budget: float | None = None,
 ) -> FastAPI:
     """The server over ``database`` (an SQLAlchemy URL; plain sqlite/postgresql get async
     drivers). A table's WebSocket accepts pages of its own origin and of ``origins``.
     ``node``: one of many nodes sharing ``database`` through Redis (:mod:`.cluster`);
     ``exempt``: addresses free of the per-address limits (a load generator's);
     ``metrics_token``: ``/metrics`` answers only ``Authorization: Bearer <token>``;
-    ``api_docs``: serve the OpenAPI pages (``/docs``, ``/openapi.json``)."""
+    ``api_docs``: serve the OpenAPI pages (``/docs``, ``/openapi.json``);
+    ``bot_workers``: processes the bots think in (0: in this process, no admission);
+    ``bot_share``, ``bot_budget``: cores of bot thinking a user's tables, and the node's, may
+    ask for (:mod:`.admission`; the budget defaults to 8 a worker)."""
     store = Store(database)
     limits = Limits(exempt)
     accounts = Accounts(store, limits)
-    lobby = Lobby(store) if node is None else node.lobby(store)
+    pool = BotPool(bot_workers) if bot_workers else None
+    admission = None
+    if bot_workers:
+        budget = NODE_CORES_PER_WORKER * bot_workers if bot_budget is None else bot_budget
+        admission = Admission(budget, USER_CORES if bot_share is None else bot_share)
+    if node is None:
+        lobby = Lobby(store, pool=pool, admission=admission)
+    else:
+        lobby = node.lobby(store, pool, admission)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -197,7 +213,8 @@ def create_app(
     ) -> TableInfo:
         user = await user_of(session)
         limits.check(TABLES, "error.rate.tables", "table", address(request))
-        return (await lobby.create(config, user.id)).info()
+        where = address(request)
+        return (await lobby.create(config, user.id, exempt=where in limits.exempt)).info()
 
     @app.get("/api/rooms/{code}")
     async def room(code: str, request: Request) -> dict[str, Any]:

@@ -20,6 +20,8 @@ from ..engine.rules import Rules
 from ..protocol.messages import SEATS, TableConfig, TableInfo
 from .accounts import SESSION_SECONDS
 from .actor import TableActor
+from .admission import Admission, demand
+from .botpool import BotPool
 from .clock import Clock
 from .connection import Conn
 from .mailbox import Target
@@ -66,11 +68,17 @@ class Lobby:
         store: Store,
         clock: Clock | None = None,
         token: Callable[[int], str] = secrets.token_hex,
+        pool: BotPool | None = None,
+        admission: Admission | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
         #: Random hex of n bytes for new table ids and seeds (tests pass a seeded one).
         self.token = token
+        #: Where the tables' bots think (``None``: in this process) and who may make costly
+        #: ones (``None``: anyone).
+        self.pool = pool
+        self.admission = admission
         self.tables: dict[str, TableActor] = {}
         #: Quarantined tables: why each was closed (told to whoever comes back to it).
         self.closed: dict[str, str] = {}
@@ -107,16 +115,25 @@ class Lobby:
     async def _load(
         self, table_id: str, config: TableConfig, seed: str, epoch: int | None = None
     ) -> TableActor:
-        table = TableActor(table_id, config, seed, self.store, self.clock, self.token)
+        table = self._actor(table_id, config, seed)
         table.epoch = epoch
         table.load(await self.store.events(table_id))
+        table.owner = table.creator
         self.tables[table_id] = table
         table.start()
         return table
 
-    async def create(self, config: TableConfig, creator: int | None = None) -> TableActor:
+    def _actor(self, table_id: str, config: TableConfig, seed: str) -> TableActor:
+        return TableActor(
+            table_id, config, seed, self.store, self.clock, self.token, pool=self.pool
+        )
+
+    async def create(
+        self, config: TableConfig, creator: int | None = None, exempt: bool = False
+    ) -> TableActor:
         """A new table; a friends' table (``config.private``) gets a room code, and ``creator``
-        (a user id) may start it with bots."""
+        (a user id) may start it with bots. Costly bots are admitted within the creator's
+        share (unless ``exempt``: a load generator's) and the node's budget (:mod:`.admission`)."""
         try:
             Rules.preset(config.preset, **config.options).validate()
         except RulesError as exc:
@@ -125,6 +142,8 @@ class Lobby:
             raise AccountError(422, "bad_rules", "error.rules.bad", reason=str(exc)) from None
         if not is_bot(config.bot_level):  # learned without the rl extra
             raise AccountError(422, "bad_bot", "error.server.bot_missing", bot=config.bot_level)
+        if self.admission is not None:
+            self.admission.check(config, None if exempt else creator, self.demands())
         table_id = self.token(TABLE_ID_BYTES)
         seed = self.token(32)  # never published: the table's bots draw from it
         epoch = await self._own_new(table_id)
@@ -141,8 +160,8 @@ class Lobby:
         def work(session: Session) -> None:
             session.add(row)
 
-        table = TableActor(table_id, config, seed, self.store, self.clock, self.token)
-        table.epoch = epoch
+        table = self._actor(table_id, config, seed)
+        table.epoch, table.owner = epoch, creator
         if config.private:  # the row and the room's event in one transaction
             await table.open_room(self._new_code(), creator, work)
         else:
@@ -164,6 +183,14 @@ class Lobby:
             code = "".join(CODE_LETTERS[byte % len(CODE_LETTERS)] for byte in drawn)
             if code not in taken:
                 return code
+
+    def demands(self) -> list[tuple[int | None, float]]:
+        """Each open table's creator and the cores of bot thinking it may ask for."""
+        return [
+            (table.owner, demand(table.config))
+            for table in self.tables.values()
+            if table.status in ("waiting", "playing")
+        ]
 
     def room(self, code: str) -> TableActor:
         """The live table whose room code is ``code`` (:func:`room_code`); refused when no
@@ -230,6 +257,8 @@ class Lobby:
     async def close(self) -> None:
         for table in self.tables.values():
             await table.stop()
+        if self.pool is not None:
+            await self.pool.close()
 
 
 def lobby_page(tables: list[dict[str, Any]], page: int) -> dict[str, Any]:

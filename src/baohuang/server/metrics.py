@@ -11,7 +11,10 @@ One registry per process (:data:`REGISTRY`) with the process's own collectors an
 - ``baohuang_store_commit_seconds``, ``baohuang_store_writes_total``: one commit of the
   group-committing writer per batch, and the writes committed;
 - many nodes: ``baohuang_fenced_writes_total`` (writes refused by a table's epoch),
-  ``baohuang_takeovers_total``, ``baohuang_leases_lost_total``, ``baohuang_relayed_sockets``.
+  ``baohuang_takeovers_total``, ``baohuang_leases_lost_total``, ``baohuang_relayed_sockets``;
+- bots: ``baohuang_bot_fallbacks_total{reason}`` (moves the bot pool could not serve in time:
+  ``busy``, ``late``, ``died``, ``error``; the heuristic played them),
+  ``baohuang_bot_worker_restarts_total``.
 
 Only aggregates over the whole server, labelled by op, status or error code: nothing about a
 seat, a hand or a table's id.
@@ -95,6 +98,18 @@ LEASES_LOST = Counter(
     "Tables this node stopped running: another node holds them",
     registry=REGISTRY,
 )
+# Bots (serve --bot-workers):
+BOT_FALLBACKS = Counter(
+    "baohuang_bot_fallbacks",
+    "Bot moves the pool could not serve in time, played by the heuristic, by reason",
+    ["reason"],
+    registry=REGISTRY,
+)
+BOT_WORKER_RESTARTS = Counter(
+    "baohuang_bot_worker_restarts",
+    "Bot worker processes that ended and were replaced",
+    registry=REGISTRY,
+)
 RELAYED = Gauge("baohuang_relayed_sockets", "Sockets relayed to other nodes", registry=REGISTRY)
 
 for _op in OPS:  # every series from zero, so that rate() sees the first command
@@ -102,6 +117,8 @@ for _op in OPS:  # every series from zero, so that rate() sees the first command
     COMMAND_SECONDS.labels(_op)
 for _code in CODES:
     REFUSALS.labels(_code)
+for _reason in ("busy", "late", "died", "error"):
+    BOT_FALLBACKS.labels(_reason)
 
 
 def start() -> float:

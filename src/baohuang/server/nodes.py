@@ -25,6 +25,8 @@ from redis.exceptions import RedisError
 from ..protocol.messages import TableConfig
 from . import metrics
 from .actor import TableActor
+from .admission import Admission
+from .botpool import BotPool
 from .cluster import LEASE_SECONDS, Cluster
 from .connection import Conn
 from .lobby import IDLE_SECONDS, Lobby, closing, is_table_id, quarantine_note, room_code
@@ -45,15 +47,24 @@ class Node:
     name: str
     lease: float = LEASE_SECONDS
 
-    def lobby(self, store: Store) -> NodeLobby:
-        return NodeLobby(store, Cluster(self.redis, self.name, self.lease))
+    def lobby(
+        self, store: Store, pool: BotPool | None = None, admission: Admission | None = None
+    ) -> NodeLobby:
+        cluster = Cluster(self.redis, self.name, self.lease)
+        return NodeLobby(store, cluster, pool, admission)
 
 
 class NodeLobby(Lobby):
     """The lobby of one node of many (see the module docstring)."""
 
-    def __init__(self, store: Store, cluster: Cluster) -> None:
-        super().__init__(store)
+    def __init__(
+        self,
+        store: Store,
+        cluster: Cluster,
+        pool: BotPool | None = None,
+        admission: Admission | None = None,
+    ) -> None:
+        super().__init__(store, pool=pool, admission=admission)
         self.cluster = cluster
         self.hosted = Hosted(cluster, self.owned)
         self.relays = Relays(cluster, self.resolve)

@@ -9,13 +9,13 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from ..bots.base import Bot
 from ..engine.actions import parse_action
 from ..engine.game import Game
 from ..engine.match import Match
 from ..engine.rules import Rules
 from ..engine.scoring import GameResult
 from ..protocol.messages import SEATS, SeatInfo, TableConfig, TableInfo
+from .botpool import SeatBot
 from .connection import Answers, Conn, message
 from .mailbox import TurnKey
 from .seats import Seat
@@ -33,7 +33,9 @@ class TableState:
         self.seed = seed
         self.status = "waiting"
         self.seats: list[Seat | None] = [None] * SEATS
-        self.bots: list[Bot | None] = [None] * SEATS
+        #: Each seat's bot while one plays it (made at its first turn; a new one when the
+        #: seat changes hands or goes on 托管, to read the game so far).
+        self.bots: list[SeatBot | None] = [None] * SEATS
         self.match: Match | None = None
         self.matches = 0
         self.results: list[list[int]] = []
@@ -97,17 +99,19 @@ class TableState:
                 bot=public.get("bot"),
                 token_hash=secret.get("token_hash"),
             )
-            self.bots[seat] = None
+            self._new_bot(seat)
         elif kind == "leave":
             self.seats[seat] = None
             if seat == self.escaped:
                 self.escaped = None
-            self.bots[seat] = None
+            self._new_bot(seat)
         elif kind == "ready":
             self._seat(seat).ready = public["on"]
         elif kind == "auto":
             chair = self._seat(seat)
             chair.auto, chair.auto_reason = public["on"], public["reason"]
+            if chair.auto:
+                self._new_bot(seat)
         elif kind == "game_over":
             self.escaped = public["result"].get("escaped")
             self.match_results.append(GameResult.from_dict(public["result"]))
@@ -119,6 +123,12 @@ class TableState:
                     taken.ready = False
         if kind in ("sit", "auto") and secret.get("id"):
             self._remember(self._seat(seat).answers, secret["id"], self.seq + 1, secret)
+
+    def _new_bot(self, seat: int) -> None:
+        """The seat's bot, if any, goes: the next one reads the game so far."""
+        bot, self.bots[seat] = self.bots[seat], None
+        if bot is not None:
+            bot.close()
 
     def _seat(self, seat: int) -> Seat:
         chair = self.seats[seat]

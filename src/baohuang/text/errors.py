@@ -328,6 +328,19 @@ ERRORS: dict[str, tuple[str, str]] = {
         "本服务器没有机器人 '{bot}'（学习型需要安装 rl 扩展）",
         "this server has no '{bot}' bot (the learned one needs the rl extra)",
     ),
+    "error.server.bot_share": (
+        "你开的机器人桌已用满你的机器人算力（已用 {used}，上限 {share} 核，这张桌要 {wanted}）："
+        "给机器人设出牌等待（bot_delay）、选便宜一些的机器人，或先结束一桌",
+        "your bot tables already use your share of the bots' cores ({used} of {share}; this "
+        "table asks {wanted}): give the bots a delay (bot_delay), choose a cheaper level, or "
+        "finish a table first",
+    ),
+    "error.server.bot_budget": (
+        "本服务器的机器人算力已满（这张桌要 {wanted} 核）：请稍后再试，或给机器人设出牌等待、"
+        "选便宜一些的机器人",
+        "this server's bots are at capacity (this table asks {wanted} cores): try again later, "
+        "or give the bots a delay or choose a cheaper level",
+    ),
     "error.server.match_on": ("{op}：比赛正在进行", "{op}: the match is in progress"),
     "error.server.auto_no_game": (
         "对局中才能托管",
