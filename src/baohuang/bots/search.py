@@ -244,13 +244,25 @@ class SearchBot(HeuristicBot):
         return chosen
 
     def observe(self, view: View, action: Action) -> None:
-        super().observe(view, action)
+        """A turn of this seat played by someone else (:func:`~.base.catch_up`)."""
+        self.look(view)
+        self.acted(view, action)
+
+    def look(self, view: View) -> None:
+        """What a turn of this seat shows before it acts: the guard suspicion and, in the
+        play, the others' actions for the reader (once per turn: the reader takes a trick it
+        has seen as a new one)."""
+        self._observe(view)
+        if view.phase == "play" and self.reader:
+            self.reader.see(view)
+
+    def acted(self, view: View, action: Action) -> None:
+        """What this seat did at the turn :meth:`look` saw."""
         if view.phase == "candidate":
             self.memory.asked += 1
         elif view.phase == "play" and self.reader:
             assert view.seat is not None
             play = action.play if isinstance(action, PlayCards) else action
-            self.reader.see(view)
             self.reader.acted(view.seat, play if isinstance(play, Play) else None)
 
     def worth(self, view: View) -> bool:
@@ -261,12 +273,23 @@ class SearchBot(HeuristicBot):
 
     def _best(self, view: View, options: list[Action]) -> int:
         """The index of the play-phase option to take (:meth:`_pick`) over up to ``samples``
-        determinizations (:meth:`_deals`), each option played out by the heuristic's policy.
-        The playouts are deterministic, so a deal drawn again (a chain that kept its deal
-        between two reads) reuses its values."""
+        determinizations (:meth:`_deals`), each option played out by the heuristic's policy."""
+        known: dict[tuple[int | None, tuple[int, ...]], dict[int, int]] = {}
+        scored = self._play_scores(view, options, known)
+        counted = (lambda: len(known)) if self.distinct else None
+        return self._pick(len(options), self.samples, self.prune, scored, counted)
+
+    def _play_scores(
+        self,
+        view: View,
+        options: list[Action],
+        known: dict[tuple[int | None, tuple[int, ...]], dict[int, int]],
+    ) -> Callable[[list[int]], list[int]]:
+        """Each call deals one determinization and scores the options alive on it, played out
+        by the heuristic's policy. The playouts are deterministic, so a deal drawn again (a
+        chain that kept its deal between two reads) reuses its values (``known``)."""
         suspect = self._suspicion()
         deals = self._deals(view)
-        known: dict[tuple[int | None, tuple[int, ...]], dict[int, int]] = {}
 
         def scored(alive: list[int]) -> list[int]:
             for _ in range(1 + self.redraw):
@@ -283,13 +306,18 @@ class SearchBot(HeuristicBot):
                     values[k] = self._value(view, self.policy.playout(position), guard)
             return [values[k] for k in alive]
 
-        counted = (lambda: len(known)) if self.distinct else None
-        return self._pick(len(options), self.samples, self.prune, scored, counted)
+        return scored
 
     def _role(self, view: View, legal: list[Action], base: Action) -> Action:
         """The role-phase answer (:mod:`.rolesearch`, :meth:`_pick`) over ``roles``
         determinizations of the whole deal; ``base`` is the heuristic's."""
         answers = role_answers(base, legal, view.hand or ())
+        scored = self._role_scores(view, answers)
+        return answers[self._pick(len(answers), self.roles, self.role_prune, scored)]
+
+    def _role_scores(self, view: View, answers: list[Action]) -> Callable[[list[int]], list[int]]:
+        """Each call deals the whole deal anew and scores the answers alive on it: the rest of
+        the role phase answered and the game played out by the heuristic."""
         me = view.seat
         assert me is not None
         bot = HeuristicBot(self.rules)
@@ -304,7 +332,20 @@ class SearchBot(HeuristicBot):
                 values.append(settled_value(game, me, self.policy) if played else 0)
             return values
 
-        return answers[self._pick(len(answers), self.roles, self.role_prune, scored)]
+        return scored
+
+    def appraise(self, view: View, options: list[Action], deals: int) -> list[list[int]]:
+        """Each of ``options``' points for ``view``'s seat on the same ``deals``
+        determinizations (role phases: of the whole deal; the play: by the reading, as a
+        search does), for analysis (复盘): nothing pruned, no time limit. The turn must have
+        been :meth:`look`-ed at."""
+        if view.phase in ROLE_PHASES:
+            scored = self._role_scores(view, options)
+        else:
+            scored = self._play_scores(view, options, {})
+        everyone = list(range(len(options)))
+        rows = [scored(everyone) for _ in range(deals)]
+        return [[row[k] for row in rows] for k in everyone]
 
     def _pick(
         self,

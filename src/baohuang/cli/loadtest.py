@@ -19,17 +19,13 @@ from rich.console import Console
 from rich.progress import Progress
 
 from ..client.errors import ClientError
+from .options import Lang, LangOption
 from .server import need_load_extra
 from .terminal import metrics_table
 
 if TYPE_CHECKING:
     from ..client.chaos import ChaosReport, ChaosSettings
     from ..client.loadtest import LoadReport
-
-
-class Lang(StrEnum):
-    zh = "zh"
-    en = "en"
 
 
 class LoadBot(StrEnum):
@@ -180,7 +176,7 @@ def loadtest(
     json_file: Annotated[
         Path | None, typer.Option("--json", help="报告另存为 JSON write the report here")
     ] = None,
-    lang: Annotated[Lang, typer.Option("--lang", help="界面语言 language: zh | en")] = Lang.zh,
+    lang: LangOption = Lang.zh,
     chaos: Annotated[
         bool,
         typer.Option(

@@ -14,7 +14,6 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from enum import StrEnum
 from functools import partial
 from multiprocessing import get_context
 from pathlib import Path
@@ -37,8 +36,10 @@ from ..engine.record import read_record, replay, write_record
 from ..engine.rules import PRESETS, Rules
 from ..engine.views import View
 from ..text.catalog import ACTION_WORDS, t
+from .analyse import analyse_command
 from .describe import describe, refresh_markdown, summary
 from .loadtest import loadtest
+from .options import Lang, LangOption
 from .remotebot import bot_command
 from .server import db, protocol, serve
 from .terminal import (
@@ -99,14 +100,6 @@ ESCAPE_WORDS = frozenset({"escape", "逃跑"})
 Ask = Callable[[str], str]
 
 
-class Lang(StrEnum):
-    """Interface language."""
-
-    zh = "zh"
-    en = "en"
-
-
-LangOption = Annotated[Lang, typer.Option("--lang", help="界面语言 language: zh | en")]
 PresetOption = Annotated[
     str, typer.Option("--preset", help=f"规则预设 rule preset (R7): {', '.join(PRESETS)}")
 ]
@@ -649,3 +642,4 @@ app.add_typer(db, name="db")
 app.command("loadtest", cls=Command)(loadtest)
 app.command("bot", cls=Command)(bot_command)
 app.command("train", cls=Command)(train)
+app.command("analyse", cls=Command)(analyse_command)

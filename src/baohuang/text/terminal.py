@@ -138,4 +138,24 @@ TERMINAL: dict[str, tuple[str, str]] = {
     ),
     "replay.unfinished": ("记录中的对局没有打完", "the recorded game is not finished"),
     "replay.error": ("记录有误：{msg}", "bad record: {msg}"),
+    "analyse.title": (
+        "复盘 {path}：座位{seat}，每步 {deals} 副推演的牌",
+        "analysis of {path}: seat {seat}, {deals} deals a decision",
+    ),
+    "analyse.progress": ("复盘中", "analysing"),
+    "analyse.no_seat": ("座位要在 0 到 4 之间，不是 {seat}", "the seat is 0 to 4, not {seat}"),
+    "analyse.col.move": ("步", "move"),
+    "analyse.col.phase": ("阶段", "phase"),
+    "analyse.col.played": ("打出", "played"),
+    "analyse.col.best": ("最佳", "best"),
+    "analyse.col.moves": ("期望得分（最佳在前）", "expected points (best first)"),
+    "analyse.col.loss": ("损失", "loss"),
+    "analyse.mistake": ("失误", "mistake"),
+    "analyse.summary": (
+        "共 {decisions} 个决定：最佳 {best:.0%}，失误 {mistakes} 次，"
+        "损失合计 {lost:.2f} 分；本局得分 {points}",
+        "{decisions} decisions: best {best:.0%}, {mistakes} mistakes, {lost:.2f} points lost "
+        "in all; points this game {points}",
+    ),
+    "analyse.outlook": ("每步之后的期望得分", "expected points after each decision"),
 }
