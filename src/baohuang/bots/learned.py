@@ -160,6 +160,12 @@ class LearnedBot:
         own = values[legal.index(proposed)]
         return legal[best] if values[best] - own >= self.margin / POINTS_SCALE else proposed
 
+    def observe(self, view: View, action: Action) -> None:
+        """A turn of this seat played by someone else (:func:`~.base.catch_up`)."""
+        self.history.see(view)
+        if self.base is not None:
+            self.base.observe(view, action)
+
     def values(self, view: View, legal: list[Action]) -> npt.NDArray[np.float32]:
         """The model's value of each legal action (the history already read ``view``)."""
         ids = [self.table.ids[str(action)] for action in legal]

@@ -1,5 +1,7 @@
-"""``baohuang train``: deep Monte-Carlo training of the learned bot (see baohuang.learn). PyTorch
-is imported only when it runs (the ``learn`` extra)."""
+"""``baohuang train``: training the learned bot (see baohuang.learn): deep Monte-Carlo self-play
+(``--method dmc``) or expert iteration (``--method expert``: the expert's games, then the network
+fitted to them, to an update budget). PyTorch is imported only when it runs (the ``learn``
+extra)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,13 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    Progress,
+    ProgressColumn,
+    TextColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from ..engine.errors import RulesError
@@ -54,9 +62,25 @@ def train(
             "ray://host:10001) or local; --actors of them"
         ),
     ] = None,
+    method: Annotated[
+        str,
+        typer.Option(
+            help="方法 dmc: deep Monte-Carlo self-play for --minutes; expert: expert iteration "
+            "(--games of the --expert bot, then fit the network to --updates updates)"
+        ),
+    ] = "dmc",
+    expert: Annotated[
+        str, typer.Option(help="专家 the bot whose games are the lessons")
+    ] = "strong",
+    games: Annotated[
+        int, typer.Option(help="专家对局 expert games to add to OUT before fitting", min=0)
+    ] = 0,
+    updates: Annotated[
+        int, typer.Option(help="更新次数 fit until this many updates in all (resumable)", min=0)
+    ] = 0,
 ) -> None:
-    """训练学习型机器人（深度蒙特卡洛自我对弈）。 Train the learned bot by deep Monte-Carlo
-    self-play; resumes from OUT/checkpoint.pt when there is one."""
+    """训练学习型机器人（深度蒙特卡洛自我对弈，或专家迭代）。 Train the learned bot: deep
+    Monte-Carlo self-play, or expert iteration; resumes from what OUT holds."""
     if importlib.util.find_spec("torch") is None:
         typer.echo(
             "训练需要 PyTorch：pip install 'baohuang[learn]'  "
@@ -71,6 +95,12 @@ def train(
         raise typer.Exit(2) from None
     if phases not in ("all", "roles"):
         typer.echo(f"--phases: all or roles, not {phases!r}", err=True)
+        raise typer.Exit(2)
+    if method == "expert":
+        expert_iteration(out, preset, expert, games, updates, device, eval_deals, seed)
+        return
+    if method != "dmc":
+        typer.echo(f"--method: dmc or expert, not {method!r}", err=True)
         raise typer.Exit(2)
     from ..learn.dmc import CHECKPOINT, CURVE, LOG, MODEL, Config, Trainer
 
@@ -92,13 +122,7 @@ def train(
             f"resuming {out / CHECKPOINT}: {c.seconds / 60:.1f} min, {c.games:,} games, "
             f"{c.updates:,} updates (its own settings: {trainer.config.preset})"
         )
-    columns = (
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        TextColumn("{task.fields[status]}"),
-        TimeRemainingColumn(),
-    )
-    with Progress(*columns, console=console) as progress:
+    with Progress(*bar("{task.fields[status]}"), console=console) as progress:
         task = progress.add_task("训练 train", total=minutes * 60, status="starting")
         start = trainer.counters.seconds
 
@@ -113,6 +137,67 @@ def train(
     console.print(summary(trainer.log))
     files = f"{out / MODEL}, {out / LOG}, {out / CURVE}"
     console.print(f"{files}; play it: baohuang arena --bots learned:{out / MODEL},heuristic")
+
+
+def expert_iteration(
+    out: Path,
+    preset: str,
+    expert: str,
+    games: int,
+    updates: int,
+    device: str,
+    deals: int,
+    seed: int,
+) -> None:
+    """``--method expert``: ``games`` more expert games into OUT, then the fit to ``updates``."""
+    from ..bots.base import is_bot
+    from ..learn.expert import generate, shards
+    from ..learn.fit import CURVE, LOG, MODEL, PROVENANCE, FitConfig, Fitter
+
+    if not is_bot(expert):
+        typer.echo(f"--expert: no bot {expert!r}", err=True)
+        raise typer.Exit(2)
+    console = Console()
+    counted = "{task.completed:,.0f}/{task.total:,.0f} {task.fields[status]}"
+    with Progress(*bar(counted), console=console) as progress:
+        if games:
+            task = progress.add_task(f"专家对局 {expert} games", total=games, status="")
+            generate(
+                out,
+                Rules.preset(preset),
+                expert,
+                games,
+                f"{preset}/{seed}",
+                done=lambda n: progress.advance(task, n),
+            )
+        held = len(shards(out))
+        fitter = Fitter(out, FitConfig(preset=preset, eval_deals=deals, seed=seed), device)
+        if updates <= fitter.counters.updates:
+            console.print(f"{out}: {held} shards of games, {fitter.counters.updates:,} updates")
+            return
+        fit = progress.add_task("拟合 fit", total=updates, status="")
+        progress.update(fit, completed=fitter.counters.updates)
+
+        def show(counters: Any, row: dict[str, Any]) -> None:
+            status = f"loss {row['loss']} · value {row['value_loss']}"
+            if "eval_mean" in row:
+                status += f" · vs heuristic {row['eval_mean']:+.2f}"
+            progress.update(fit, completed=counters.updates, status=status)
+
+        fitter.run(updates, show)
+    console.print(summary(fitter.log))
+    files = ", ".join(str(out / name) for name in (MODEL, PROVENANCE, LOG, CURVE))
+    console.print(f"{files}; play it: baohuang arena --bots learned:{out / MODEL},heuristic")
+
+
+def bar(status: str) -> tuple[ProgressColumn, ...]:
+    """A progress bar's columns: the task, the bar, ``status`` (a format), the time left."""
+    return (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        TextColumn(status),
+        TimeRemainingColumn(),
+    )
 
 
 def summary(log: list[dict[str, Any]]) -> Table:

@@ -15,24 +15,23 @@ a later run with the same folder resumes), ``model.npz`` (the bot's weights),
 
 from __future__ import annotations
 
-import csv
 import json
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import torch
 
-from ..bots.arena import play_deals, summarize
 from ..engine.rules import Rules
 from ..features.actions import ACTION_FEATURES
 from ..features.observation import SIZE
 from .actors import LocalPlay, Processes, RayActors, Source
 from .curve import plot_curve
 from .network import HIDDEN, QNet
+from .runs import against_heuristic, keep
 from .selfplay import Samples, Student
 
 CHECKPOINT, MODEL, LOG, CURVE = "checkpoint.pt", "model.npz", "log.csv", "curve.png"
@@ -251,19 +250,9 @@ class Trainer:
             progress(c, row)
 
     def evaluate(self, deals: int) -> dict[str, Any]:
-        """The exported model against the heuristic over ``deals`` duplicate deals: its mean
-        points per game with a 95% interval."""
-        names = [f"learned:{self.folder / MODEL}", "heuristic"]
+        """The exported model against the heuristic over ``deals`` duplicate deals."""
         seed = f"eval/{self.counters.updates}"
-        records = list(play_deals(self.rules, names, deals, seed))
-        learned, heuristic = summarize(names, records)
-        return {
-            "eval_deals": deals,
-            "eval_mean": round(learned.mean, 3),
-            "eval_low": round(learned.ci_low, 3),
-            "eval_high": round(learned.ci_high, 3),
-            "eval_heuristic": round(heuristic.mean, 3),
-        }
+        return against_heuristic(self.rules, self.folder / MODEL, deals, seed)
 
     def export(self) -> None:
         roles_only = self.config.phases == "roles"
@@ -271,19 +260,7 @@ class Trainer:
         self.net.to_model(roles_only, rules).save(self.folder / MODEL)
 
     def save(self) -> None:
-        state = {
-            "config": asdict(self.config),
-            "model": self.net.state_dict(),
-            "optimizer": self.optimizer.state_dict(),
-            "counters": asdict(self.counters),
-            "log": self.log,
-        }
-        torch.save(state, self.folder / CHECKPOINT)
-        columns = sorted({key for row in self.log for key in row}, key=_column_order)
-        with (self.folder / LOG).open("w", newline="") as out:
-            writer = csv.DictWriter(out, columns)
-            writer.writeheader()
-            writer.writerows(self.log)
+        keep(self, self.folder / CHECKPOINT, self.folder / LOG, _column_order)
 
 
 _ORDER = ("seconds", "games", "samples", "updates", "loss", "teacher")

@@ -1,0 +1,162 @@
+"""Expert iteration (专家迭代): games of an expert bot (``strong``, the search) at every seat are
+the network's lessons, and the network then plays, and searches, in its place.
+
+**Games** (:func:`generate`): the expert plays every seat of fresh deals; each decision with
+more than one legal action is kept as the seat's observation (:mod:`baohuang.features`), its
+legal actions (ids in the fixed action table), the expert's choice among them, and the seat's
+R10 points at the end of the game. Games go to numbered shards of ``shard`` games
+(``games/00000.npz`` …), each game from its own seed (``SEED/INDEX``): a run that stops loses
+at most the shard it was writing (:data:`SHARD` games), and a later run goes on from the next.
+
+**Fitting** (:mod:`.fit`): the Q-network scores each legal action; the expert's choice is the
+target of a softmax over them (the policy) and the points that followed it the target of its
+value (the value), so the learned bot's best-valued action is the expert's move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from ..bots.base import make_bot
+from ..bots.learned import POINTS_SCALE
+from ..engine.game import new_game
+from ..engine.rules import Rules
+from ..engine.state import SEATS
+from ..features.actions import action_table
+from ..features.history import ViewHistory
+from ..features.observation import SIZE, Encoder
+
+#: Where the games of a run are kept, under its folder.
+GAMES = "games"
+#: Games a shard holds.
+SHARD = 10
+
+
+@dataclass
+class Lessons:
+    """Decisions: observations (N × SIZE), each one's legal action ids (``legal[offsets[i]:
+    offsets[i + 1]]``), the index of the expert's choice among them, the seat's points scaled
+    by :data:`~baohuang.bots.learned.POINTS_SCALE`."""
+
+    observations: npt.NDArray[np.float16]
+    legal: npt.NDArray[np.int16]
+    offsets: npt.NDArray[np.int32]
+    chosen: npt.NDArray[np.int16]
+    returns: npt.NDArray[np.float32]
+
+    def __len__(self) -> int:
+        return len(self.chosen)
+
+    def save(self, path: Path) -> None:
+        tmp = path.with_suffix(".tmp.npz")
+        np.savez_compressed(
+            tmp,
+            observations=self.observations,
+            legal=self.legal,
+            offsets=self.offsets,
+            chosen=self.chosen,
+            returns=self.returns,
+        )
+        tmp.replace(path)  # a shard is whole or absent
+
+    @staticmethod
+    def load(path: Path) -> Lessons:
+        with np.load(path) as data:
+            return Lessons(
+                data["observations"],
+                data["legal"],
+                data["offsets"],
+                data["chosen"],
+                data["returns"],
+            )
+
+    @staticmethod
+    def join(parts: list[Lessons]) -> Lessons:
+        """One batch of ``parts``, their offsets shifted."""
+        offsets = [np.zeros(1, np.int32)]
+        base = 0
+        for part in parts:
+            offsets.append(part.offsets[1:] + base)
+            base += int(part.offsets[-1])
+        return Lessons(
+            np.concatenate([p.observations for p in parts]) if parts else empty_observations(),
+            np.concatenate([p.legal for p in parts]) if parts else np.zeros(0, np.int16),
+            np.concatenate(offsets),
+            np.concatenate([p.chosen for p in parts]) if parts else np.zeros(0, np.int16),
+            np.concatenate([p.returns for p in parts]) if parts else np.zeros(0, np.float32),
+        )
+
+
+def empty_observations() -> npt.NDArray[np.float16]:
+    return np.zeros((0, SIZE), np.float16)
+
+
+def expert_game(rules: Rules, expert: str, seed: str) -> Lessons:
+    """One game of ``expert`` at every seat from the deal of ``seed`` (module docstring)."""
+    game = new_game(rules, seed)
+    table = action_table(rules.twos_wild)
+    encoder = Encoder(rules)
+    histories = [ViewHistory() for _ in range(SEATS)]
+    bots = [make_bot(expert, rules, f"{seed}/{seat}") for seat in range(SEATS)]
+    observations: list[npt.NDArray[np.float32]] = []
+    legal_ids: list[int] = []
+    offsets = [0]
+    chosen: list[int] = []
+    seats: list[int] = []
+    while (seat := game.current_seat) is not None:
+        view, legal = game.view(seat), game.legal_actions()
+        histories[seat].see(view)
+        action = bots[seat].choose(view, legal)
+        if len(legal) > 1:
+            observations.append(encoder.encode(view, histories[seat]))
+            legal_ids.extend(table.ids[str(a)] for a in legal)
+            offsets.append(len(legal_ids))
+            chosen.append(legal.index(action))
+            seats.append(seat)
+        game.apply(action)
+    assert game.result is not None
+    scores = game.result.scores
+    return Lessons(
+        np.stack(observations).astype(np.float16) if observations else empty_observations(),
+        np.array(legal_ids, np.int16),
+        np.array(offsets, np.int32),
+        np.array(chosen, np.int16),
+        np.array([scores[s] / POINTS_SCALE for s in seats], np.float32),
+    )
+
+
+def shards(folder: Path) -> list[Path]:
+    """The run's finished shards, in order."""
+    return sorted((folder / GAMES).glob("[0-9]" * 5 + ".npz"))
+
+
+def generate(
+    folder: Path,
+    rules: Rules,
+    expert: str,
+    games: int,
+    seed: str,
+    done: Callable[[int], None] | None = None,
+) -> int:
+    """Play ``games`` more expert games (whole shards) into ``folder``, from the next shard on;
+    ``done(n)`` after each game. The games the run holds now."""
+    (folder / GAMES).mkdir(parents=True, exist_ok=True)
+    start = len(shards(folder))
+    for index in range(start, start + -(-games // SHARD)):
+        parts = []
+        for g in range(SHARD):
+            parts.append(expert_game(rules, expert, f"{seed}/{index * SHARD + g}"))
+            if done is not None:
+                done(1)
+        Lessons.join(parts).save(folder / GAMES / f"{index:05d}.npz")
+    return len(shards(folder)) * SHARD
+
+
+def load_all(folder: Path) -> Lessons:
+    """Every decision of the run's games."""
+    return Lessons.join([Lessons.load(path) for path in shards(folder)])

@@ -1,0 +1,193 @@
+"""Fitting the network to the expert's games (expert iteration, :mod:`.expert`), to an update
+budget: a run with the same folder and a larger ``updates`` goes on where the last stopped.
+
+Each update draws ``batch`` decisions; the Q-network (:class:`~.network.QNet`) values every
+legal action of each. The loss is the cross-entropy of a softmax over those values (divided by
+``temperature``) against the expert's choice, plus ``value_weight`` times the squared error of
+the chosen action's value against the points that followed (scaled). The learned bot plays the
+best-valued action, so it plays as the expert would where the network has learnt it.
+
+Every ``eval_every`` updates the model is exported and plays ``eval_deals`` duplicate deals
+against the heuristic. The folder holds ``fit.pt`` (network, optimizer, counters, log),
+``model.npz`` (the bot's weights), ``provenance.json`` (commit, settings, games, updates, the
+command), ``fit_log.csv`` and ``fit_curve.png``. The learner uses a GPU when one is there.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch.nn import functional
+
+from ..engine.rules import Rules
+from ..features.actions import action_features
+from .curve import plot_curve
+from .expert import SHARD, Lessons, load_all, shards
+from .network import HIDDEN, QNet
+from .runs import against_heuristic, keep
+
+CHECKPOINT, MODEL, PROVENANCE = "fit.pt", "model.npz", "provenance.json"
+LOG, CURVE = "fit_log.csv", "fit_curve.png"
+
+
+@dataclass
+class FitConfig:
+    """A fit's settings (kept in its checkpoint; a resumed fit keeps its own)."""
+
+    preset: str = "classic"
+    options: dict[str, Any] = field(default_factory=dict)
+    hidden: tuple[int, ...] = HIDDEN
+    batch: int = 128
+    lr: float = 3e-4
+    temperature: float = 0.1
+    value_weight: float = 1.0
+    eval_every: int = 1000
+    eval_deals: int = 50
+    seed: int = 0
+
+    def rules(self) -> Rules:
+        return Rules.preset(self.preset, **self.options)
+
+
+@dataclass
+class FitCounters:
+    updates: int = 0
+    decisions: int = 0
+    seconds: float = 0.0
+
+
+class Fitter:
+    """See the module docstring."""
+
+    def __init__(self, folder: Path, config: FitConfig | None = None, device: str = "auto") -> None:
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+        if device == "auto":
+            device = "cuda" if torch.cuda.is_available() else "cpu"
+        self.device = torch.device(device)
+        saved = torch.load(folder / CHECKPOINT, weights_only=False) if self.resumed else None
+        if saved is not None:
+            config = FitConfig(**{**saved["config"], "hidden": tuple(saved["config"]["hidden"])})
+        self.config = config = config or FitConfig()
+        self.rules = config.rules()
+        self.net = QNet(config.hidden).to(self.device)
+        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.lr)
+        self.counters = FitCounters()
+        self.log: list[dict[str, Any]] = []
+        if saved is not None:
+            self.net.load_state_dict(saved["model"])
+            self.optimizer.load_state_dict(saved["optimizer"])
+            self.counters = FitCounters(**saved["counters"])
+            self.log = saved["log"]
+        self.features = torch.from_numpy(action_features(self.rules.twos_wild).copy()).to(
+            self.device
+        )
+        self.rng = np.random.default_rng([config.seed, self.counters.updates])
+        self.lessons: Lessons | None = None
+
+    @property
+    def resumed(self) -> bool:
+        return (self.folder / CHECKPOINT).exists()
+
+    def run(self, updates: int, show: Callable[[FitCounters, dict[str, Any]], None]) -> None:
+        """Fit until ``updates`` updates in all (this run and the ones before it)."""
+        self.lessons = load_all(self.folder)
+        if not len(self.lessons):
+            raise ValueError(f"no games in {self.folder}: generate them first")
+        start, losses = time.monotonic(), []
+        while self.counters.updates < updates:
+            losses.append(self._update(self.lessons))
+            every = self.config.eval_every
+            last = self.counters.updates == updates
+            if self.counters.updates % 50 == 0 or last:
+                self.counters.seconds += time.monotonic() - start
+                start = time.monotonic()
+                row = self._row(losses)
+                losses = []
+                if self.counters.updates % every == 0 or last:
+                    self.export()
+                    row |= self.evaluate(self.config.eval_deals)
+                    self.log.append(row)
+                    self.save()
+                show(self.counters, row)
+
+    def _row(self, losses: list[tuple[float, float]]) -> dict[str, Any]:
+        policy = float(np.mean([p for p, _ in losses])) if losses else None
+        value = float(np.mean([v for _, v in losses])) if losses else None
+        return {
+            "updates": self.counters.updates,
+            "decisions": self.counters.decisions,
+            "seconds": round(self.counters.seconds, 1),
+            "loss": None if policy is None else round(policy, 4),
+            "value_loss": None if value is None else round(value, 4),
+            "games": len(shards(self.folder)) * SHARD,
+        }
+
+    def _update(self, lessons: Lessons) -> tuple[float, float]:
+        """One Adam step on ``batch`` decisions; (policy loss, value loss)."""
+        picks = self.rng.integers(0, len(lessons), self.config.batch)
+        starts, ends = lessons.offsets[picks], lessons.offsets[picks + 1]
+        sizes = torch.from_numpy((ends - starts).astype(np.int64)).to(self.device)
+        ids = np.concatenate([lessons.legal[a:b] for a, b in zip(starts, ends, strict=True)])
+        observations = torch.from_numpy(lessons.observations[picks].astype(np.float32))
+        observations = observations.to(self.device).repeat_interleave(sizes, dim=0)
+        actions = self.features[torch.from_numpy(ids.astype(np.int64)).to(self.device)]
+        values = self.net(observations, actions)
+        # Each decision's legal actions padded into one row: -inf where it has none.
+        width = int(sizes.max())
+        row = torch.repeat_interleave(torch.arange(len(picks), device=self.device), sizes)
+        first = torch.cumsum(sizes, 0) - sizes
+        column = torch.arange(len(values), device=self.device) - first[row]
+        logits = torch.full((len(picks), width), float("-inf"), device=self.device)
+        logits[row, column] = values / self.config.temperature
+        chosen = torch.from_numpy(lessons.chosen[picks].astype(np.int64)).to(self.device)
+        policy = functional.cross_entropy(logits, chosen)
+        returns = torch.from_numpy(lessons.returns[picks]).to(self.device)
+        value = functional.mse_loss(values[first + chosen], returns)
+        loss = policy + self.config.value_weight * value
+        self.optimizer.zero_grad()
+        loss.backward()  # type: ignore[no-untyped-call]
+        self.optimizer.step()
+        self.counters.updates += 1
+        self.counters.decisions += len(picks)
+        return policy.item(), value.item()
+
+    def evaluate(self, deals: int) -> dict[str, Any]:
+        """The exported model against the heuristic over ``deals`` duplicate deals."""
+        seed = f"eval/{self.config.seed}"
+        return against_heuristic(self.rules, self.folder / MODEL, deals, seed)
+
+    def export(self) -> None:
+        rules = json.dumps(self.rules.to_dict(), sort_keys=True)
+        self.net.to_model(False, rules).save(self.folder / MODEL)
+        provenance = {
+            "method": "expert iteration: imitation of the expert's games (baohuang.learn.fit)",
+            "commit": commit(),
+            "settings": asdict(self.config),
+            "games": len(shards(self.folder)) * SHARD,
+            "decisions": len(self.lessons) if self.lessons is not None else None,
+            "updates": self.counters.updates,
+            "command": " ".join(["baohuang", *sys.argv[1:]]),
+        }
+        (self.folder / PROVENANCE).write_text(json.dumps(provenance, indent=1) + "\n")
+
+    def save(self) -> None:
+        keep(self, self.folder / CHECKPOINT, self.folder / LOG)
+        plot_curve(self.log, self.folder / CURVE, self.config.preset, by="updates")
+
+
+def commit() -> str:
+    """The checkout's commit (``unknown`` outside one)."""
+    found = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
+    ).stdout.strip()
+    return found or "unknown"
