@@ -79,7 +79,7 @@ def test_the_first_schema_upgrades_to_the_latest_and_keeps_its_rows(
             )
             revision = await conn.scalar(text("SELECT version_num FROM alembic_version"))
         assert differences == [], differences
-        assert revision == "0006"
+        assert revision == "0007"
         async with store.sessions() as session:
             table = await session.get(TableRow, "t1")
             assert table is not None and table.status == "playing" and table.version is None
@@ -111,7 +111,7 @@ def test_db_upgrade_command(tmp_path: Path) -> None:
     asyncio.run(first())
     result = CliRunner().invoke(app, ["db", "upgrade", "--database", url])
     assert result.exit_code == 0, result.output
-    assert "0006" in result.output
+    assert "0007" in result.output
 
 
 def qq_game_scored_by_the_old_win_rule(connection: Connection) -> None:

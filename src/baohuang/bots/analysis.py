@@ -111,7 +111,13 @@ class Analysis:
             "best_share": round(self.best_share, 3),
             "mistakes": len(self.mistakes),
             "decisions": [
-                {**asdict(d), "best": d.best, "mistake": d.mistake, "expected": d.expected}
+                {
+                    **asdict(d),
+                    "moves": [asdict(m) for m in d.moves],
+                    "best": d.best,
+                    "mistake": d.mistake,
+                    "expected": d.expected,
+                }
                 for d in self.decisions
             ],
         }

@@ -101,6 +101,10 @@ def serve(
             min=0.0,
         ),
     ] = None,
+    analysis_deals: Annotated[
+        int,
+        typer.Option(help="复盘推演 deals dealt for each decision of a 复盘 (analysis)", min=2),
+    ] = 32,
     lease: Annotated[
         float,
         typer.Option(
@@ -152,6 +156,7 @@ def serve(
             bot_workers=workers_for() if bot_workers is None else bot_workers,
             bot_share=bot_share,
             bot_budget=bot_budget,
+            analysis_deals=analysis_deals,
         ),
         host=host,
         port=port,

@@ -42,6 +42,7 @@ from ..text.catalog import MESSAGES
 from . import health, metrics
 from .accounts import COOKIE, SESSION_SECONDS, Accounts
 from .admission import NODE_CORES_PER_WORKER, USER_CORES, Admission
+from .analyses import DEALS, Analyses
 from .botpool import BotPool
 from .connection import Conn, Refused, message
 from .lobby import Lobby, lobby_page
@@ -75,6 +76,12 @@ class Credentials(BaseModel):
     password: str = Field(max_length=1000)
 
 
+class AnalysisAsk(BaseModel):
+    """``POST /api/games/{id}/analysis``: the seat to weigh."""
+
+    seat: int
+
+
 class Nickname(BaseModel):
     name: str = Field(max_length=100)
 
@@ -89,6 +96,7 @@ def create_app(
     bot_workers: int = 0,
     bot_share: float | None = None,
     bot_budget: float | None = None,
+    analysis_deals: int = DEALS,
 ) -> FastAPI:
     """The server over ``database`` (an SQLAlchemy URL; plain sqlite/postgresql get async
     drivers). A table's WebSocket accepts pages of its own origin and of ``origins``.
@@ -98,10 +106,12 @@ def create_app(
     ``api_docs``: serve the OpenAPI pages (``/docs``, ``/openapi.json``);
     ``bot_workers``: processes the bots think in (0: in this process, no admission);
     ``bot_share``, ``bot_budget``: cores of bot thinking a user's tables, and the node's, may
-    ask for (:mod:`.admission`; the budget defaults to 8 a worker)."""
+    ask for (:mod:`.admission`; the budget defaults to 8 a worker); ``analysis_deals``: deals a
+    decision in 复盘 (:mod:`.analyses`)."""
     store = Store(database)
     limits = Limits(exempt)
     accounts = Accounts(store, limits)
+    analyses = Analyses(store, deals=analysis_deals)
     pool = BotPool(bot_workers) if bot_workers else None
     admission = None
     if bot_workers:
@@ -123,6 +133,7 @@ def create_app(
         yield
         for task in tasks:
             task.cancel()
+        await analyses.close()
         await lobby.close()
         await store.close()
 
@@ -253,6 +264,23 @@ def create_app(
         row = await _game(store, game_id, await viewer(session))
         steps = replay_views(row.record)  # R12 进贡 steps; the result (R10, R13) at the end
         return {"record": row.record, "steps": steps, "result": await replay_result(store, row)}
+
+    @app.post("/api/games/{game_id}/analysis")
+    async def analyse(game_id: str, ask: AnalysisAsk, session: LoginCookie = None) -> Any:
+        """复盘: weigh one seat's decisions in a stored game (one analysis a person at a
+        time); its status, as ``GET`` answers."""
+        user = await user_of(session)
+        row = await _game(store, game_id, user.id)
+        return await analyses.ask(row, ask.seat, user.id)
+
+    @app.get("/api/games/{game_id}/analysis")
+    async def analysis(
+        game_id: str, seat: Annotated[int, Query(ge=0, le=4)], session: LoginCookie = None
+    ) -> dict[str, Any]:
+        """A seat's analysis: ``{"status": "done", "result"}``, or its progress (``queued``,
+        ``running`` with ``done`` of ``total`` actions weighed, ``failed``), or ``none``."""
+        await _game(store, game_id, await viewer(session))
+        return await analyses.status(game_id, seat)
 
     @app.get("/api/me/games")
     async def my_games(session: LoginCookie = None) -> dict[str, Any]:

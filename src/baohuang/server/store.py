@@ -143,6 +143,17 @@ class ResultRow(Base):
     won: Mapped[bool] = mapped_column(Boolean)
 
 
+class AnalysisRow(Base):
+    """复盘: one seat's decisions in a stored game, weighed (:mod:`baohuang.bots.analysis`)."""
+
+    __tablename__ = "analyses"
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    deals: Mapped[int] = mapped_column(Integer)
+    created: Mapped[float] = mapped_column(Float)
+    result: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
 #: The Alembic migrations (``baohuang db upgrade``; the server runs them on start).
 MIGRATIONS = Path(__file__).parent / "migrations"
 #: The revision of the schema that servers before migrations created.

@@ -328,6 +328,15 @@ ERRORS: dict[str, tuple[str, str]] = {
         "本服务器没有机器人 '{bot}'（学习型需要安装 rl 扩展）",
         "this server has no '{bot}' bot (the learned one needs the rl extra)",
     ),
+    "error.analysis.seat": ("座位要在 0 到 4 之间，不是 {seat}", "the seat is 0 to 4, not {seat}"),
+    "error.analysis.busy": (
+        "你已有一个复盘在进行：等它完成再开始下一个",
+        "you have an analysis under way: wait for it before asking for another",
+    ),
+    "error.analysis.full": (
+        "复盘排队已满，请稍后再试",
+        "too many analyses are waiting: try again later",
+    ),
     "error.server.bot_share": (
         "你开的机器人桌已用满你的机器人算力（已用 {used}，上限 {share} 核，这张桌要 {wanted}）："
         "给机器人设出牌等待（bot_delay）、选便宜一些的机器人，或先结束一桌",

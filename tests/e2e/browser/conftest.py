@@ -27,7 +27,8 @@ ARGS = [
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[LiveServer]:
     """A fresh server per test: no other test's tables keep its bots busy."""
-    live = LiveServer(f"sqlite:///{tmp_path / 'server.db'}", tmp_path / "server.log").start()
+    database, log = f"sqlite:///{tmp_path / 'server.db'}", tmp_path / "server.log"
+    live = LiveServer(database, log, "--analysis-deals", "2").start()  # 复盘 in seconds
     yield live
     live.stop()
 

@@ -136,3 +136,36 @@ def test_the_replay_of_game_two_shows_the_tribute_and_the_result(
         step_to(page, 1)
         expect(did).to_contain_text("pays tribute")
         expect(page.locator(".replay-result")).to_have_count(0)
+
+
+@pytest.mark.slow
+def test_the_replay_analyses_the_players_seat(new_page: Callable[..., Page]) -> None:
+    """复盘 in the replay: the player's own seat is offered first; while the server weighs it
+    the page shows its progress, then each decision's moves and loss, the summary and the
+    chart; a decision's move number takes the replay to that move's step."""
+    page = new_page()
+    join(page, "小红")
+    create_table(page, games=1, bots=4, bot_delay=0)
+    page.click("button.ready")
+    play([page], until=".modal.results", limit=240)
+    page.locator(".modal.results button.close").click()
+    page.click("#top nav a[href='#/history']")
+    page.locator(".history tbody tr").first.locator("a.replay").click()
+    panel = page.locator("section.analysis")
+    expect(panel).to_contain_text("复盘")
+    expect(panel.locator("select.analysis-seat")).to_have_value("0")
+    panel.locator("button.analyse").click()
+    rows = panel.locator(".analysis-table tbody tr")
+    expect(rows.first).to_be_visible(timeout=120_000)
+    expect(panel.locator(".analysis-summary")).to_contain_text("个决定")
+    expect(panel.locator("svg.analysis-chart polyline")).to_have_count(1)
+    shot(page, "replay-analysis")
+    index = int(rows.last.get_attribute("data-index") or "-1")
+    assert index >= 0
+    rows.last.locator("button.go").click()
+    label = page.locator(".step-label")
+    total = int(re.search(r"/(\d+)", label.inner_text()).group(1))  # type: ignore[union-attr]
+    at = int(re.search(r"(\d+)/", label.inner_text()).group(1))  # type: ignore[union-attr]
+    assert 1 < at <= total
+    page.click("button.lang")
+    expect(page.locator("section.analysis .analysis-summary")).to_contain_text("decisions")

@@ -2,7 +2,8 @@
 // as dealt (before the tribute, R12 进贡: each card paid, then the cards handed over) to the
 // last action, where the results (R10 结算) are shown as the table's results window shows them.
 
-import { api, errorText } from "./api.js";
+import { analysisPanel } from "./analysis.js";
+import { api, errorText, session } from "./api.js";
 import { cardName, cardRow } from "./cards.js";
 import { h, mount } from "./dom.js";
 import { t } from "./i18n.js";
@@ -177,6 +178,11 @@ export async function replayPage(root, { id }) {
     );
   };
   slider.addEventListener("input", () => go(Number(slider.value)));
+  // 复盘: the viewer's own seat first when they played this game; a decision's row goes to
+  // the step of its action (each recorded action has one step that names it).
+  const stepOf = steps.flatMap((step, i) => (step.action ? [i] : []));
+  const mine = record.match?.users?.indexOf(session.user?.id) ?? -1;
+  const analysis = analysisPanel(id, Math.max(0, mine), name, (index) => go(stepOf[index]));
   const keys = (ev) => {
     if (ev.target.closest?.("input, select, textarea")) return;
     if (ev.key === "ArrowLeft") go(at - 1);
@@ -210,8 +216,12 @@ export async function replayPage(root, { id }) {
       ),
       h("p", { class: "note" }, t("replay.keys")),
       body,
+      analysis.panel,
     ),
   );
   draw();
-  return () => document.removeEventListener("keydown", keys);
+  return () => {
+    document.removeEventListener("keydown", keys);
+    analysis.stop();
+  };
 }
