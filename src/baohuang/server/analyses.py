@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import sys
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +18,7 @@ import orjson
 from sqlalchemy.orm import Session
 
 from ..bots.analysis import turns_of
+from .botpool import child
 from .refusals import AccountError
 from .store import AnalysisRow, GameRow, Store
 
@@ -101,13 +101,7 @@ class Analyses:
                 job.state = "failed"
 
     async def _weigh(self, job: Job, record: dict[str, Any]) -> dict[str, Any]:
-        process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "baohuang.server.analyst",
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-        )
+        process = await child("baohuang.server.analyst")
         self.processes.add(process)
         try:
             assert process.stdin is not None and process.stdout is not None

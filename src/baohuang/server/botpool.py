@@ -63,6 +63,13 @@ WAIT = 2.0
 OVERRUN = 3.0
 
 
+async def child(module: str) -> asyncio.subprocess.Process:
+    """``python -m module`` with its standard input and output piped to this process."""
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", module, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
+    )
+
+
 def cost(level: str) -> float:
     """Seconds of one core a decision of ``level`` takes (:data:`COST`)."""
     return COST.get(level, COST["strong"])
@@ -243,13 +250,7 @@ class BotPool:
             await old.stop()
             metrics.BOT_WORKER_RESTARTS.inc()
             log.warning("bot worker %d (pid %d) ended; starting another", index, old.process.pid)
-        process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "baohuang.server.botworker",
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-        )
+        process = await child("baohuang.server.botworker")
         worker = self.workers[index] = _Process(process)
         if old is not None:
             worker.tables = old.tables
