@@ -151,7 +151,8 @@ class _PileHandedOn(_Numbered):
 class DeclineEvent(_PileHandedOn):
     """The candidate refused (R8.5): the pile goes to ``to``, its 上家, with ``added`` (the
     card added to it, R8.9, or null). Private, to the decliner: ``auto``, the engine declined
-    for it (no callable triple, R8.4)."""
+    for it (no callable triple, R8.4); others can tell it from the timing, as the rule makes
+    it automatic (docs/rules.md, readings)."""
 
     kind: Literal["decline"]
 
