@@ -144,6 +144,7 @@ def one_run(
     games: int,
     use: bool,
     exempt: tuple[str, ...],
+    route: str = "spread",
 ) -> Run:
     nodes, tables, think = plan
     run = Run(nodes, tables, think, games, use)
@@ -174,7 +175,7 @@ def one_run(
         def mark() -> None:  # play begins: what the tables' setup cost is left out
             before.update(sample())
 
-        report = asyncio.run(load_test(urls, tables, games, think=think, on_play=mark))
+        report = asyncio.run(load_test(urls, tables, games, think=think, on_play=mark, route=route))
         after = sample()
         run.report = report.to_dict()
         run.commands = after["commands"] - before["commands"]
@@ -272,6 +273,13 @@ def main() -> None:
     )
     parser.add_argument("--json", type=Path)
     parser.add_argument(
+        "--route",
+        choices=("spread", "table"),
+        default="spread",
+        help="spread: seat s of table i on node i + s; table: every seat of table i on node i "
+        "(a balancer hashing on the table id), the table made on node i + 1",
+    )
+    parser.add_argument(
         "--server-src",
         type=Path,
         help="run the nodes from another checkout's src/ (to compare an older server; it "
@@ -294,7 +302,7 @@ def main() -> None:
                 nodes, tables, think = step
                 progress.update(task, description=f"{nodes} node(s), {tables} tables, {think} s")
                 use = nodes > 1 or args.redis_for_one
-                runs.append(one_run(postgres, folder, step, args.games, use, exempt))
+                runs.append(one_run(postgres, folder, step, args.games, use, exempt, args.route))
                 progress.advance(task)
     finally:
         postgres.stop()

@@ -17,6 +17,7 @@ from typing import Any
 import asyncpg
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 from baohuang.server.store import MIGRATION_LOCK
 from helpers.cluster import Node, Redis, Seat
@@ -351,3 +352,52 @@ def test_nodes_starting_together_migrate_one_at_a_time(postgres: Postgres, tmp_p
         for node in nodes:
             node.stop()
         redis.kill()
+
+
+@pytest.fixture
+def two_nodes(postgres: Postgres, tmp_path: Path) -> Iterator[Cluster]:
+    made = Cluster(postgres, tmp_path, 2)
+    yield made
+    made.stop()
+
+
+def test_a_table_goes_to_the_node_its_sockets_reach(two_nodes: Cluster) -> None:
+    """A table made on n0 whose person's socket reaches n1 (as a balancer hashing on the
+    table id sends it): n0 hands the table to n1, whose relay then closes that socket; the
+    person comes back to n1, served there without relaying, and the match plays to its end
+    with a gapless stream."""
+    n0, n1 = two_nodes.nodes
+    cookie = guest(n1.url, "远方")
+    settings = {"games": 1, "bots": 4, "timer": 0, "pause": 0, "bot_delay": 0}
+    response = httpx.post(
+        f"{n0.url}/api/tables", json=settings, headers={"Cookie": cookie}, timeout=10
+    )
+    response.raise_for_status()
+    table_id = response.json()["id"]
+    assert two_nodes.owner(table_id) is n0
+    first = Seat([n1.url], 0, table_id, cookie)
+
+    async def arrive() -> None:
+        await first.open()
+        await first.hello()
+        await first.until("snapshot")
+
+    async def closed_by_the_server() -> bool:
+        try:
+            await asyncio.wait_for(first.until("never"), 30)
+        except ConnectionClosed:
+            return True
+        return False
+
+    run(arrive())
+    assert n1.metric("baohuang_relayed_sockets") == 1
+    assert run(closed_by_the_server())  # its table came to n1: come back directly
+    assert two_nodes.owner(table_id) is n1
+    assert n0.metric("baohuang_handoffs_total") == 1
+    seat = Seat([n1.url], 0, table_id, cookie)
+    run(seat_all([seat]))
+    two_nodes.play(play_all([seat], 120), [(table_id, [seat])])
+    assert two_nodes.owner(table_id) is n1
+    assert n1.metric("baohuang_relays_total") == 1
+    assert n1.metric("baohuang_relayed_sockets") == 0
+    check_streams(two_nodes, table_id, [seat])

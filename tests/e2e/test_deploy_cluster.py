@@ -152,24 +152,36 @@ def test_postgres_redis_and_nginx_services() -> None:
 
 
 def test_nginx_balances_the_nodes_without_sticky_sessions() -> None:
+    """Requests go to either node; a table's sockets go by a hash of its id (consistent: a
+    dead node moves only its own tables), so they reach one node, which the table is handed
+    to (server/nodes.py)."""
     config = parse_nginx((DEPLOY / "nginx.conf").read_text())
     http = block_of(find(config, "http")[0])
-    (upstream,) = find(http, "upstream")
-    name, servers = upstream[1][0], block_of(upstream)
-    # The upstream names the compose services, on the port the image listens on.
-    entries = [args for directive, args, _ in servers if directive == "server"]
-    assert [args[0] for args in entries] == [f"{node}:8000" for node in NODES]
-    for args in entries:  # passive health: a node that fails is skipped for a while
-        assert any(arg.startswith("max_fails=") for arg in args)
-        assert any(arg.startswith("fail_timeout=") for arg in args)
-    assert not {"ip_hash", "hash", "sticky", "least_conn"} & {d[0] for d in servers}
+    upstreams = {d[1][0]: block_of(d) for d in find(http, "upstream")}
+    assert set(upstreams) == {"baohuang", "baohuang_tables"}
+    for name, servers in upstreams.items():
+        # The upstreams name the compose services, on the port the image listens on.
+        entries = [args for directive, args, _ in servers if directive == "server"]
+        assert [args[0] for args in entries] == [f"{node}:8000" for node in NODES], name
+        for args in entries:  # passive health: a node that fails is skipped for a while
+            assert any(arg.startswith("max_fails=") for arg in args)
+            assert any(arg.startswith("fail_timeout=") for arg in args)
+    requests, tables = upstreams["baohuang"], upstreams["baohuang_tables"]
+    assert not {"ip_hash", "hash", "sticky", "least_conn"} & {d[0] for d in requests}
+    assert [d[1] for d in find(tables, "hash")] == [["$table_id", "consistent"]]
+    maps = {tuple(d[1]): block_of(d) for d in find(http, "map")}
+    (table_id,) = [block for key, block in maps.items() if key == ("$uri", "$table_id")]
+    pattern = table_id[0][0]
+    pcre = pattern.removeprefix("~").replace("(?<", "(?P<")  # PCRE's named group in Python's
+    assert re.match(pcre, "/ws/v1/tables/5f4b006e")
     (server,) = find(http, "server")
     body = block_of(server)
     assert [args for _, args, _ in find(body, "listen")] == [["8080"]]
     locations = {tuple(d[1]): block_of(d) for d in find(body, "location")}
     sockets, pages = locations[("/ws/",)], locations[("/",)]
+    assert [d[1] for d in find(sockets, "proxy_pass")] == [["http://baohuang_tables"]]
+    assert [d[1] for d in find(pages, "proxy_pass")] == [["http://baohuang"]]
     for location in (sockets, pages):
-        assert [d[1] for d in find(location, "proxy_pass")] == [[f"http://{name}"]]
         # A location that sets a header inherits none: each sets the forwarded ones itself.
         headers = {args[0]: args[1] for _, args, _ in find(location, "proxy_set_header")}
         assert headers["X-Forwarded-For"] in ("$remote_addr", "$proxy_add_x_forwarded_for")
@@ -178,8 +190,7 @@ def test_nginx_balances_the_nodes_without_sticky_sessions() -> None:
     upgrade = {args[0]: args[1] for _, args, _ in find(sockets, "proxy_set_header")}
     assert upgrade["Upgrade"] == "$http_upgrade"
     assert upgrade["Connection"] == "$connection_upgrade"
-    (mapping,) = find(http, "map")
-    assert mapping[1] == ["$http_upgrade", "$connection_upgrade"]
+    assert ("$http_upgrade", "$connection_upgrade") in maps
     assert [d[1] for d in find(body, "proxy_http_version")] == [["1.1"]]
     (read_timeout,) = find(sockets, "proxy_read_timeout")
     # Beyond the server's 20 s pings and the page's 10 s ones, yet short: a socket whose

@@ -91,6 +91,10 @@ class LoadReport:
     reconnects: int = 0
     #: Events a connection received again (``v`` not above the last one it had), skipped.
     duplicates: int = 0
+    #: How seats reach the nodes: ``spread`` (seat s of table i on node i + s) or ``table``
+    #: (every seat of table i on node i, the table made on node i + 1: a balancer hashing
+    #: on the table id, the table handed to where its sockets are).
+    route: str = "spread"
 
     def __post_init__(self) -> None:
         if not self.urls:
@@ -155,6 +159,7 @@ class LoadReport:
             "reconnect_for_s": self.reconnect_for,
             "reconnects": self.reconnects,
             "duplicates": self.duplicates,
+            "route": self.route,
             "latency_samples": len(self.latencies_ms),
             "latency_ms": self.rounded_latency(),
             "setup_s": round(self.setup_s, 3),
@@ -182,7 +187,7 @@ class SeatClient(BotSeat):
 
     def __init__(self, run: TableRun, cookie: str, timeout: float, place: int = 0) -> None:
         seed = f"{run.seed}/{run.index}"
-        servers = spread(run.report.urls, run.index + place)
+        servers = spread(run.report.urls, run.index + (0 if run.by_table else place))
         super().__init__(
             servers[0],
             run.id,
@@ -266,6 +271,8 @@ class TableRun:
         self.clients: list[SeatClient] = []
         self.ready = False
         self.games_done: set[int] = set()
+        #: Every seat on one node, the table made on another (``route="table"``).
+        self.by_table = report.route == "table"
 
     async def setup(self, http: Sequence[httpx.AsyncClient], timeout: float) -> None:
         """Guests, a table, seated connections (``http``: a client per server of the report's
@@ -289,13 +296,14 @@ class TableRun:
         """A guest per person's seat (on the server its connection will use first), the
         table, a seated connection per guest."""
         people = SEATS - self.config()["bots"]
+        home = [0] * people if self.by_table else list(range(people))
         cookies = await asyncio.gather(
             *(
-                guest(spread(http, self.index + seat)[0], f"压测{self.index}-{seat}")
+                guest(spread(http, self.index + home[seat])[0], f"压测{self.index}-{seat}")
                 for seat in range(people)
             )
         )
-        info = await self.create(spread(http, self.index)[0], cookies[0])
+        info = await self.create(spread(http, self.index + self.by_table)[0], cookies[0])
         self.id = info["id"]
         await asyncio.gather(
             *(self._join(cookie, timeout, place) for place, cookie in enumerate(cookies))
@@ -368,6 +376,7 @@ async def load_test(
     think: float = 0.0,
     reconnect_for: float = RECONNECT_FOR,
     on_play: Callable[[], None] | None = None,
+    route: str = "spread",
 ) -> LoadReport:
     """Play ``games`` games at each of ``tables`` tables of five ``bot`` clients on the
     server at ``url`` (``http://host:port``), or spread over several servers (the nodes of a
@@ -375,11 +384,22 @@ async def load_test(
     ``timeout``: the seconds a connection may go without a message; ``think``: the seconds
     each seat waits before acting (0: as fast as the server answers); ``reconnect_for``: the
     seconds a seat tries to come back after a lost connection (0: a lost one is an error);
-    ``on_play``: called once every table is set up, as play begins (a benchmark's mark)."""
+    ``on_play``: called once every table is set up, as play begins (a benchmark's mark);
+    ``route``: how seats reach the nodes (:attr:`LoadReport.route`)."""
     check_bot(bot)
+    if route not in ("spread", "table"):
+        raise ValueError(f"route: spread or table, not {route!r}")
     urls = server_urls(url)
     report = LoadReport(
-        urls[0], tables, games, preset, bot, think, urls=urls, reconnect_for=reconnect_for
+        urls[0],
+        tables,
+        games,
+        preset,
+        bot,
+        think,
+        urls=urls,
+        reconnect_for=reconnect_for,
+        route=route,
     )
     runs = [TableRun(index, report, bot, progress, think, seed) for index in range(tables)]
     async with server_clients(urls, timeout) as http:

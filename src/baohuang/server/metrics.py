@@ -11,7 +11,9 @@ One registry per process (:data:`REGISTRY`) with the process's own collectors an
 - ``baohuang_store_commit_seconds``, ``baohuang_store_writes_total``: one commit of the
   group-committing writer per batch, and the writes committed;
 - many nodes: ``baohuang_fenced_writes_total`` (writes refused by a table's epoch),
-  ``baohuang_takeovers_total``, ``baohuang_leases_lost_total``, ``baohuang_relayed_sockets``;
+  ``baohuang_takeovers_total``, ``baohuang_leases_lost_total``, ``baohuang_relayed_sockets``,
+  ``baohuang_relays_total`` (sockets that began to be relayed), ``baohuang_handoffs_total``
+  (tables handed to the node their sockets reach);
 - bots: ``baohuang_bot_fallbacks_total{reason}`` (moves the bot pool could not serve in time:
   ``busy``, ``late``, ``died``, ``error``; the heuristic played them),
   ``baohuang_bot_worker_restarts_total``.
@@ -111,6 +113,14 @@ BOT_WORKER_RESTARTS = Counter(
     registry=REGISTRY,
 )
 RELAYED = Gauge("baohuang_relayed_sockets", "Sockets relayed to other nodes", registry=REGISTRY)
+RELAYS = Counter(
+    "baohuang_relays", "Sockets this node began relaying to another node", registry=REGISTRY
+)
+HANDOFFS = Counter(
+    "baohuang_handoffs",
+    "Tables this node handed to the one node whose relays held all their sockets",
+    registry=REGISTRY,
+)
 
 for _op in OPS:  # every series from zero, so that rate() sees the first command
     COMMANDS.labels(_op)

@@ -7,6 +7,11 @@ socket on a node that does not run its table is relayed to the node that does
 another node holds now, publishes its tables to the lobby directory, and takes over the
 tables in play whose lease lapsed (their node died): it folds them from their events and they
 go on, timers and 托管 included.
+
+A table whose sockets all reach one other node (a balancer hashing on the table id sends them
+there: deploy/nginx.conf) is handed to that node (:meth:`NodeLobby._hand_over`): relays then
+carry a table's sockets only while it moves, and a node spends on each command what one node
+alone would.
 """
 
 from __future__ import annotations
@@ -33,10 +38,13 @@ from .lobby import IDLE_SECONDS, Lobby, closing, is_table_id, quarantine_note, r
 from .mailbox import Target
 from .refusals import AccountError
 from .relay import Relays
-from .remote import Hosted
+from .remote import Hosted, RemoteConn
 from .store import Store, raise_epoch
 
 log = logging.getLogger("baohuang.server")
+
+#: Seconds after a relay's hello before the owner looks whether to hand the table over.
+HANDOFF_AFTER = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +74,7 @@ class NodeLobby(Lobby):
     ) -> None:
         super().__init__(store, pool=pool, admission=admission)
         self.cluster = cluster
-        self.hosted = Hosted(cluster, self.owned)
+        self.hosted = Hosted(cluster, self.owned, self._relayed)
         self.relays = Relays(cluster, self.resolve)
         #: Tables being taken over, by id (the heartbeat renews their leases while they
         #: load: a claim never holds the heartbeat up).
@@ -75,6 +83,8 @@ class NodeLobby(Lobby):
         self._listed: dict[str, bytes] = {}
         #: No taking tables that look free before this (monotonic seconds; _hold_claims).
         self._adopt_after = 0.0
+        #: Tables handed to another node, and until when this one does not adopt them.
+        self._handed: dict[str, float] = {}
 
     @property
     def node(self) -> str:
@@ -209,6 +219,42 @@ class NodeLobby(Lobby):
         if unlist:
             await self.cluster.unlist(table_id, table.code)
 
+    # ------------------------------------------------------------------ sockets come home
+
+    def _relayed(self, table: TableActor) -> None:
+        """A relay said hello to ``table``: look again in :data:`HANDOFF_AFTER` s (the
+        table's own sockets have said hello by then) whether to hand it over."""
+        asyncio.get_running_loop().call_later(
+            HANDOFF_AFTER, lambda: asyncio.ensure_future(self._hand_over(table))
+        )
+
+    async def _hand_over(self, table: TableActor) -> None:
+        """Let ``table`` go to the one node whose relays hold all its sockets (a balancer
+        that hashes on the table id sends them all there): that node takes it from the
+        database when its relays ask again, and closes their sockets, which come back to it
+        directly. A table with a socket of its own here, or sockets from several nodes,
+        stays."""
+        if self.owned(table.id) is not table or table.id in self.claiming:
+            return
+        nodes = self.hosted.nodes_of(table)
+        local = [c for c in table._all_conns() if not isinstance(c, RemoteConn) and not c.closed]
+        if local or len(nodes) != 1:
+            return
+        (to,) = nodes
+        metrics.HANDOFFS.inc()
+        log.info("node %s hands table %s to %s, where its sockets are", self.node, table.id, to)
+        self._handed[table.id] = time.monotonic() + self.cluster.lease * 2
+        await self._drop(table.id, release=True)
+
+    def _holding_back(self, table_id: str) -> bool:
+        """Whether this node handed ``table_id`` over a moment ago (and so does not adopt it
+        while its new node takes it)."""
+        until = self._handed.get(table_id)
+        if until is not None and until < time.monotonic():
+            del self._handed[table_id]
+            return False
+        return until is not None
+
     # ------------------------------------------------------------------ what the app asks
 
     async def route(self, table_id: str, conn: Conn) -> Target | None:
@@ -298,7 +344,11 @@ class NodeLobby(Lobby):
         """Take the tables in play whose node stopped renewing their lease."""
         ids = await self.store.live_ids("playing")
         owners = await self.cluster.owners(ids)
-        orphans = [t for t, owner in zip(ids, owners, strict=True) if owner is None]
+        orphans = [
+            t
+            for t, owner in zip(ids, owners, strict=True)
+            if owner is None and not self._holding_back(t)
+        ]
         random.shuffle(orphans)  # nodes taking over at the same moment share them
         for table_id in orphans:
             self._claiming(table_id)  # not waited for: the heartbeat goes on while they load

@@ -200,7 +200,9 @@ class Relay:
         if delay:
             await asyncio.sleep(delay)
         found = owner or await self.relays.resolve(self.table_id)
-        if found is None:  # the table is no longer live anywhere
+        if found is None or found == self.cluster.node:
+            # No longer live anywhere; or run here now (handed over, taken over): the client
+            # comes back on a socket of its own, served without a relay.
             self.conn.close()
             return
         was = self.cid
@@ -233,6 +235,7 @@ class Relays:
         self.by_id: dict[str, Relay] = {}
 
     def open(self, table_id: str, owner: str, conn: Conn) -> Relay:
+        metrics.RELAYS.inc()
         return Relay(self, table_id, owner, conn)
 
     async def deliver(self, data: dict[str, Any]) -> None:

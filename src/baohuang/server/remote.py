@@ -112,9 +112,16 @@ class Hosted:
     """The relayed sockets of this node's tables, by relay id. ``owned(table_id)`` is the
     table this node runs, or ``None``."""
 
-    def __init__(self, cluster: Cluster, owned: Callable[[str], TableActor | None]) -> None:
+    def __init__(
+        self,
+        cluster: Cluster,
+        owned: Callable[[str], TableActor | None],
+        relayed: Callable[[TableActor], None] = lambda table: None,
+    ) -> None:
         self.cluster = cluster
         self.owned = owned
+        #: Told of each table that a relay said hello to (the lobby may hand it over).
+        self.relayed = relayed
         self.conns: dict[str, tuple[RemoteConn, TableActor]] = {}
         self.outboxes: dict[str, Outbox] = {}
 
@@ -143,6 +150,7 @@ class Hosted:
                 # seat stays connected throughout (no presence events for a resync).
                 if (old := self.conns.pop(data.get("was") or "", None)) is not None:
                     old[1].submit(Gone(old[0]))
+                self.relayed(table)
                 return
         elif (entry := self.conns.get(cid)) is not None and entry[1] is table:
             command = COMMAND.validate_python(data["d"])  # checked by the relaying node
@@ -151,6 +159,14 @@ class Hosted:
         # Not (or no longer) run here: the relay finds the table's owner again.
         self.conns.pop(cid, None)
         await self.cluster.send(node, {"moved": cid})
+
+    def nodes_of(self, table: TableActor) -> set[str]:
+        """The nodes whose relays hold open sockets of ``table``."""
+        return {
+            conn.outbox.node
+            for conn, owner in self.conns.values()
+            if owner is table and not conn.closed
+        }
 
     def drop(self, table: TableActor) -> None:
         """``table`` left this node: forget its relayed sockets (their relays ask again)."""
