@@ -91,9 +91,10 @@ class LoadReport:
     reconnects: int = 0
     #: Events a connection received again (``v`` not above the last one it had), skipped.
     duplicates: int = 0
-    #: How seats reach the nodes: ``spread`` (seat s of table i on node i + s) or ``table``
-    #: (every seat of table i on node i, the table made on node i + 1: a balancer hashing
-    #: on the table id, the table handed to where its sockets are).
+    #: How seats reach the nodes: ``spread`` (seat s of table i on node i + s, moving on to
+    #: the next node when a connection is lost) or ``table`` (every seat of table i on node i,
+    #: reconnects too, the table made on node i + 1: a balancer hashing on the table id, the
+    #: table handed to where its sockets are).
     route: str = "spread"
 
     def __post_init__(self) -> None:
@@ -187,7 +188,10 @@ class SeatClient(BotSeat):
 
     def __init__(self, run: TableRun, cookie: str, timeout: float, place: int = 0) -> None:
         seed = f"{run.seed}/{run.index}"
-        servers = spread(run.report.urls, run.index + (0 if run.by_table else place))
+        if run.by_table:  # a balancer hashing on the table id: that node, reconnects too
+            servers = spread(run.report.urls, run.index)[:1]
+        else:
+            servers = spread(run.report.urls, run.index + place)
         super().__init__(
             servers[0],
             run.id,
