@@ -13,7 +13,14 @@ import pytest
 from baohuang import Game, Rules, new_game
 from baohuang.bots.heuristic import HeuristicBot
 from baohuang.bots.playout import Policy
-from baohuang.bots.rolesearch import pack, role_answers, sample_cards, settle, settled_value
+from baohuang.bots.rolesearch import (
+    declared,
+    pack,
+    role_answers,
+    sample_cards,
+    settle,
+    settled_value,
+)
 from baohuang.bots.search import SearchBot
 from baohuang.engine.actions import Call, OpenSolo
 from baohuang.engine.cards import Card, parse_cards
@@ -28,16 +35,7 @@ def heuristic_games(rules: Rules, games: int) -> Iterator[tuple[Game, View, Game
     """Every role-phase decision of all-heuristic games: (game before it, the view, the game
     played to its end from there)."""
     for number in range(games):
-        game = new_game(rules, f"rolesearch/{number}")
-        bots = [HeuristicBot(rules) for _ in range(SEATS)]
-        stops: list[tuple[Game, View]] = []
-        while (seat := game.current_seat) is not None:
-            view = game.view(seat)
-            if game.phase in ROLE_PHASES and len(game.legal_actions()) > 1:
-                stops.append((game.clone(), view))
-            game.apply(bots[seat].choose(view, game.legal_actions()))
-        for before, view in stops:
-            yield before, view, game
+        yield from heuristic_game(rules, f"rolesearch/{number}")
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -110,3 +108,41 @@ def test_r14_search_with_role_search_plays_legal_games(name: str) -> None:
             assert action in legal
             game.apply(action)
         assert game.result is not None
+
+
+def test_an_open_solos_declarer_is_dealt_a_hand_worth_declaring() -> None:
+    """After a 明独 (an open solo, R9.2, R11.3), the other seats' role search deals the
+    declarer a hand the heuristic would have declared with, not any hand: in weihai's
+    decisions after an open solo, nearly every deal passes the test, where random hands of
+    the same size mostly would not."""
+    rules = Rules.preset("weihai")
+    rng = random.Random(3)
+    after: list[View] = []
+    for number in range(400):
+        for _, view, _ in heuristic_game(rules, f"open/{number}"):
+            if view.solo == "open" and view.emperor is not None and view.seat != view.emperor:
+                after.append(view)
+        if len(after) >= 3:
+            break
+    assert after, "no open solo in 400 weihai games"
+    for view in after:
+        assert view.emperor is not None
+        strong = sum(declared(sample_cards(view, rules, 0, rng)[0][view.emperor], rules)
+                     for _ in range(20))  # fmt: skip
+        assert strong >= 18, strong
+    random_hands = [rng.sample(pack(rules), 33) for _ in range(40)]
+    assert sum(declared(hand, rules) for hand in random_hands) < 20
+
+
+def heuristic_game(rules: Rules, seed: str) -> Iterator[tuple[Game, View, Game]]:
+    """The role-phase decisions of one all-heuristic game (see :func:`heuristic_games`)."""
+    game = new_game(rules, seed)
+    bots = [HeuristicBot(rules) for _ in range(SEATS)]
+    stops: list[tuple[Game, View]] = []
+    while (seat := game.current_seat) is not None:
+        view = game.view(seat)
+        if game.phase in ROLE_PHASES and len(game.legal_actions()) > 1:
+            stops.append((game.clone(), view))
+        game.apply(bots[seat].choose(view, game.legal_actions()))
+    for before, view in stops:
+        yield before, view, game

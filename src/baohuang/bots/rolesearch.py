@@ -10,6 +10,12 @@ role phase is answered by the heuristic for every seat (:func:`settle`; a seat a
 this one in a poll passes again, except in 造反 whose answers are not shown), the play phase
 is played out by the heuristic's policy (:mod:`baohuang.bots.playout`) and scored with R10 for
 the seat (:func:`settled_value`; a void deal scores 0).
+
+A declaration reads as what it says: once another seat has declared an open solo (明独, 明独保,
+抢独), its hand is dealt as one the heuristic would have declared with (:func:`declared`; up to
+:data:`DECLARED_TRIES` deals drawn), not as any hand.
+Dealing the declarer a random hand had the rebels kick (踢) nearly every open solo, most of
+which then won (bench/partnership.md).
 """
 
 from __future__ import annotations
@@ -27,8 +33,13 @@ from ..engine.rules import Rules
 from ..engine.scoring import score
 from ..engine.state import SEATS
 from ..engine.views import View
-from .heuristic import HeuristicBot
+from .handsplit import rank_counts_of
+from .heuristic import HeuristicBot, strength
 from .playout import Policy, game_position
+
+#: Deals drawn at most for one determinization until an open solo's declarer holds a hand
+#: the heuristic would have declared with.
+DECLARED_TRIES = 200
 
 #: A determinization of a role-phase view: the hands, the chain's first seat and its turns.
 CardDeal = tuple[list[list[Card]], int, int]
@@ -91,16 +102,30 @@ def sample_cards(view: View, rules: Rules, asked: int, rng: random.Random) -> Ca
             hands[seat].append(card)
             need[seat] -= 1
     pool = list(unseen.elements())
-    rng.shuffle(pool)
-    at = 0
-    for seat in range(SEATS):
-        hands[seat] += pool[at : at + need[seat]]
-        at += need[seat]
+    known = [list(hand) for hand in hands]
+    declarer = view.emperor if view.solo == "open" and view.emperor != me else None
+    for _ in range(DECLARED_TRIES if declarer is not None else 1):
+        rng.shuffle(pool)
+        at = 0
+        for seat in range(SEATS):
+            hands[seat] = known[seat] + pool[at : at + need[seat]]
+            at += need[seat]
+        if declarer is None or declared(hands[declarer], rules):
+            break
     if view.phase == "poll" and view.poll == "solo":  # R9.2: asked from the R* holder
         first = next(s for s in range(SEATS) if R_MARKED in hands[s])
         return hands, first, 0
     turns = chain_turns(view, rules, asked, rng) if view.phase == "candidate" else 0
     return hands, (me + turns) % SEATS, turns
+
+
+def declared(hand: Sequence[Card], rules: Rules) -> bool:
+    """Whether the heuristic would declare an open solo holding ``hand``: at the call in the
+    classic family (明独 showing four, R8.7), in a poll or as the candidate in the fixed-guard
+    family (明独, 独保, R9.2, R9.3)."""
+    at_call = rules.emperor_card_aside or rules.qq_chain
+    need = HeuristicBot(rules)._solo_at(call=at_call)
+    return strength(rank_counts_of(str(card) for card in hand), rules) >= need
 
 
 def settle(game: Game, me: int, answer: Action, bot: HeuristicBot) -> bool:
