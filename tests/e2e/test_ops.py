@@ -147,12 +147,15 @@ def test_healthz_readyz_and_metrics_over_a_live_server(json_server: Served) -> N
     assert seen["baohuang_store_commit_seconds_count"] >= 1
     assert seen["baohuang_store_writes_total"] >= seen["baohuang_store_commit_seconds_count"]
     assert "process_resident_memory_bytes" in seen
-    # Aggregates only: no table id, no name; labelled by op, error code or status alone.
+    # Aggregates only: no table id, no name; labelled by op, error code, status or a bot
+    # move's fallback reason alone (busy, late, died, error).
     assert table["id"] not in text
     assert "运维" not in text
     ours = [name for name in seen if name.startswith("baohuang_")]
     labels = {label for name in ours for label in re.findall(r"(\w+)=", name)}
-    assert labels == {"op", "code", "status", "le"}
+    assert labels == {"op", "code", "status", "le", "reason"}
+    reasons = {v for n in ours for v in re.findall(r'reason="(\w+)"', n)}
+    assert reasons == {"busy", "late", "died", "error"}
 
     player.close()
     wait_for(lambda: samples(json_server.get("/metrics").text)["baohuang_sockets"] == 0)
