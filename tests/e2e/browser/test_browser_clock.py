@@ -116,3 +116,31 @@ def test_reload_keeps_the_servers_countdown(new_page: Callable[..., Page]) -> No
     left = clock_at(page, seat)
     assert 0 < left <= timer - 2, left
     shot(page, "countdown")
+
+
+def test_auto_shows_a_banner_and_log_lines(new_page: Callable[..., Page]) -> None:
+    """托管 you cannot miss: switched on, a banner takes the place of the selection note with
+    a button that takes the seat back, and the log says who went on 托管 and why; taken back,
+    the banner goes and the log says so. A turn timer running out is told with its reason."""
+    page = new_page()
+    join(page, "横幅")
+    create_table(page, timer=0, bot_delay=2)  # bots slow enough to take the seat back
+    page.click("button.ready")
+    page.wait_for_selector(".mine.my-turn")  # untimed: the game waits for this person
+    page.click("button.auto")
+    banner = page.locator(".mine .auto-banner")
+    expect(banner).to_contain_text("托管中")
+    expect(page.locator(".log li", has_text="横幅（你） 开启托管")).to_have_count(1)
+    shot(page, "auto-banner")
+    banner.locator("button.cancel-auto").click()
+    expect(banner).to_have_count(0)
+    expect(page.locator("button.auto")).to_have_attribute("aria-pressed", "false")
+    expect(page.locator(".log li", has_text="横幅（你） 取消托管")).to_have_count(1)
+
+
+def test_a_timeout_is_told_in_the_log(new_page: Callable[..., Page]) -> None:
+    page = new_page()
+    sit_at_timed_table(page, "超时者", timer=2)
+    expect(page.locator(".log li", has_text="超时者（你） 超时，托管了")).to_have_count(
+        1, timeout=GAME
+    )

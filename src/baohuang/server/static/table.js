@@ -229,6 +229,12 @@ class TablePage {
       }
     } else if (d.kind === "match_over") {
       this.addLog(t("log.match_over"));
+    } else if (d.kind === "auto") {
+      const key = !d.on
+        ? "log.auto.off"
+        : { timeout: "log.auto.timeout", disconnect: "log.auto.disconnect" }[d.reason] ||
+          "log.auto.request";
+      this.addLog(t(key, { name: this.seatName(d.seat) }));
     }
   }
 

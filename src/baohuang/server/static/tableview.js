@@ -517,7 +517,16 @@ function mine(p) {
     h("span", { class: "keys-help" }, t("hand.keys")),
     h("span", { class: "touch-help" }, t("hand.touch")),
   ];
-  if (sel.cards.length) {
+  const onAuto = p.info?.seats?.[p.seat]?.auto;
+  if (onAuto) {
+    // 托管 can't be missed: where the selection is told, and one click takes the seat back.
+    note = h(
+      "span",
+      { class: "auto-banner", role: "status" },
+      t("auto.banner"),
+      h("button", { class: "small cancel-auto", onclick: () => p.send("auto", { on: false }) }, t("auto.cancel")),
+    );
+  } else if (sel.cards.length) {
     const what = sel.play ?? t("hand.not_a_play");
     note =
       t("hand.selected", { n: sel.cards.length, play: what }) +
