@@ -102,6 +102,7 @@ PAGE: dict[str, tuple[str, str]] = {
     "btn.results": ("成绩", "Scores"),
     "btn.hint": ("提示", "Hint"),
     "btn.pass": ("过", "Pass"),
+    "btn.cannot": ("要不起", "Can't beat"),
     "btn.play": ("出牌", "Play"),
     "btn.clear": ("重选", "Clear"),
     "btn.close": ("关闭", "Close"),

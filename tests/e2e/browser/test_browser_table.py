@@ -228,3 +228,37 @@ def test_a_click_across_a_redraw_still_clicks(new_page: Callable[..., Page]) -> 
     press_across_a_move(release_at=(box["x"] - 200, box["y"] + 200))
     page.wait_for_timeout(300)
     expect(button).to_have_attribute("aria-pressed", "false")
+
+
+def hinted(page: Page) -> str:
+    """What 提示 chose: the selection's note, or ``pass`` when it suggested 过."""
+    page.wait_for_selector("#btn-play:enabled, #btn-pass.suggested")
+    if page.locator("#btn-pass.suggested").count():
+        return "pass"
+    return page.locator(".actions .selection").inner_text()
+
+
+def test_hint_cycles_through_the_legal_moves(new_page: Callable[..., Page]) -> None:
+    """提示 first selects the heuristic's move; pressed again at the same turn, another legal
+    move (play enabled, or 过 suggested), and so on round. At a turn where only 过 is legal
+    the button says 要不起."""
+    page = new_page()
+    join(page, "循环")
+    create_table(page, bot_delay=0)
+    page.click("button.ready")
+    cycled = 0
+    for _ in range(40):  # turns, until one with a choice has been cycled twice
+        my_play_turn(page)
+        if page.locator("#btn-pass", has_text="要不起").count():
+            page.click("#btn-pass")
+            continue
+        page.click("#btn-hint")
+        first = hinted(page)
+        page.click("#btn-hint")
+        second = hinted(page)
+        assert second != first, (first, second)
+        cycled += 1
+        if cycled == 2:
+            break
+        turn_taken(page)
+    assert cycled == 2

@@ -382,22 +382,43 @@ class TablePage {
     if (this.canPass()) this.act("pass");
   }
 
+  /** 提示: the heuristic's move first; pressed again at the same turn, each other legal play
+   * in turn (the legal list's order), then round again. */
   async hint() {
     if (!this.myTurn()) return;
-    const ack = await this.send("hint");
-    if (!ack?.hint) return;
+    const seq = this.view.seq;
+    let text;
+    if (this.hints?.seq === seq && this.hints.list.length > 1) {
+      this.hints.at = (this.hints.at + 1) % this.hints.list.length;
+      text = this.hints.list[this.hints.at];
+    } else {
+      const ack = await this.send("hint");
+      if (!ack?.hint) return;
+      text = ack.hint;
+      this.hints = { seq, list: [text, ...this.otherPlays(text)], at: 0 };
+    }
     const picked =
-      this.view.phase === "play" && ack.hint !== "pass"
-        ? pickCards(ack.hint, this.hand(), this.view.called)
+      this.view.phase === "play" && text !== "pass"
+        ? pickCards(text, this.hand(), this.view.called)
         : null;
     if (picked) {
       this.selected = new Set(picked);
       this.cursor = Math.min(...picked);
       this.suggested = null;
     } else {
-      this.suggested = ack.hint;
+      this.suggested = text;
     }
     this.render();
+  }
+
+  /** The legal plays (rank notation) other than the cards of `hinted`, for 提示 to cycle. */
+  otherPlays(hinted) {
+    if (this.view.phase !== "play") return [];
+    const hand = this.hand();
+    const key = (text) => (pickCards(text, hand, this.view.called) || []).sort().join();
+    const first = hinted === "pass" ? "" : key(hinted);
+    const plays = this.view.legal.filter((a) => a !== "pass" && key(a) && key(a) !== first);
+    return hinted === "pass" ? plays : [...plays, ...(this.view.legal.includes("pass") ? ["pass"] : [])];
   }
 
   toggle(i) {

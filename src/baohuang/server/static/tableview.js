@@ -575,7 +575,8 @@ function mine(p) {
           disabled: !p.canPass(),
           onclick: () => p.pass(),
         },
-        t("btn.pass"),
+        // 要不起: nothing in hand beats the play (pass is the only legal action)
+        t(p.myTurn() && p.view?.phase === "play" && p.view.legal.length === 1 ? "btn.cannot" : "btn.pass"),
         kbd("P"),
       ),
       h(
