@@ -85,6 +85,8 @@ class NodeLobby(Lobby):
         self._adopt_after = 0.0
         #: Tables handed to another node, and until when this one does not adopt them.
         self._handed: dict[str, float] = {}
+        #: Handoff checks under way.
+        self._handoffs: set[asyncio.Task[None]] = set()
 
     @property
     def node(self) -> str:
@@ -224,9 +226,12 @@ class NodeLobby(Lobby):
     def _relayed(self, table: TableActor) -> None:
         """A relay said hello to ``table``: look again in :data:`HANDOFF_AFTER` s (the
         table's own sockets have said hello by then) whether to hand it over."""
-        asyncio.get_running_loop().call_later(
-            HANDOFF_AFTER, lambda: asyncio.ensure_future(self._hand_over(table))
-        )
+        asyncio.get_running_loop().call_later(HANDOFF_AFTER, self._look_again, table)
+
+    def _look_again(self, table: TableActor) -> None:
+        task = asyncio.create_task(self._hand_over(table), name=f"handoff-{table.id}")
+        self._handoffs.add(task)  # the loop keeps only a weak reference to a task
+        task.add_done_callback(self._handoffs.discard)
 
     async def _hand_over(self, table: TableActor) -> None:
         """Let ``table`` go to the one node whose relays hold all its sockets (a balancer
