@@ -123,9 +123,14 @@ def declared(hand: Sequence[Card], rules: Rules) -> bool:
     """Whether the heuristic would declare an open solo holding ``hand``: at the call in the
     classic family (明独 showing four, R8.7), in a poll or as the candidate in the fixed-guard
     family (明独, 独保, R9.2, R9.3)."""
+    return strength(rank_counts_of(str(card) for card in hand), rules) >= _solo_need(rules)
+
+
+@cache
+def _solo_need(rules: Rules) -> float:
+    """The heuristic's strength for an open solo under ``rules`` (see :func:`declared`)."""
     at_call = rules.emperor_card_aside or rules.qq_chain
-    need = HeuristicBot(rules)._solo_at(call=at_call)
-    return strength(rank_counts_of(str(card) for card in hand), rules) >= need
+    return HeuristicBot(rules)._solo_at(call=at_call)
 
 
 def settle(game: Game, me: int, answer: Action, bot: HeuristicBot) -> bool:
