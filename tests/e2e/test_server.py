@@ -98,11 +98,21 @@ def test_a_person_plays_a_match_against_four_bots(server: LiveServer) -> None:
         assert record["match"]["players"] == [seat["name"] for seat in table["seats"]]
         game = replay(record)  # the engine replays the stored record exactly
         assert game.scores is not None and game.scores[0] == entry["points"]
-    board = http.get("/api/leaderboard").json()["rows"]
+    board = http.get("/api/leaderboard", params={"preset": "classic"}).json()["rows"]
     me = http.get("/api/me").json()
     (row,) = [r for r in board if r["user"] == me["id"]]
     assert row["games"] == 2 and row["points"] == table["totals"][0]
     assert sum(role["games"] for role in row["roles"].values()) == 2
+    # 段位: the person and the bots' level on one ladder, each step in the results window.
+    (bots,) = [r for r in board if r["bot"] is not None]
+    assert bots["games"] == 8 and {"rating", "mu", "sigma", "level"} <= set(bots)
+    steps = [e["ratings"] for e in player.events if e["kind"] == "game_over"]
+    assert [set(step) for step in steps] == [{"0", "1", "2", "3", "4"}] * 2
+    mine = http.get("/api/me/ratings", params={"preset": "classic"}).json()
+    assert [s["rating"] for s in mine["steps"]] == [step["0"]["after"] for step in steps]
+    assert mine["rating"] == row["rating"] == steps[-1]["0"]["after"]
+    wrong = http.get("/api/leaderboard", params={"preset": "chess"})
+    assert wrong.status_code == 400 and "chess" in wrong.json()["detail"]["message"]
 
 
 def test_reconnect_mid_game_replays_what_was_missed(server: LiveServer) -> None:

@@ -331,7 +331,8 @@ class EventData(Model):
       how R10 reached the points (null after an escape); ``dissolved``: R13 ended the match;
       ``record`` is the download id; ``tribute`` (QQ, else null) {side: emperor|rebels|draw,
       points}: who receives tribute by QQ's rule (R10.3; draw: 平贡) beside the emperor side's
-      points, whose sign names the winner;
+      points, whose sign names the winner; ``ratings`` {seat: {before, after, delta, level}}
+      each rated seat's 段位 step (people and bot levels; empty when nobody is rated);
     - ``match_over`` {totals}.
 
     A live event also carries ``clock`` (:class:`TurnClock` or null); replayed ones do not.

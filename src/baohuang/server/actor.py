@@ -45,7 +45,7 @@ from ..protocol.messages import (
 )
 from ..protocol.messages import Hello as HelloData
 from ..text.catalog import MESSAGES
-from . import liveness, metrics
+from . import liveness, metrics, ratings
 from .botpool import BotPool, SeatBot
 from .clock import Clock, SystemClock
 from .connection import Conn, Refused, message
@@ -60,7 +60,7 @@ from .mailbox import (
     TakeOver,
     Watchdog,
 )
-from .results import game_over_data, scored, store_game
+from .results import Scored, game_over_data, scored, store_game
 from .scheduler import Scheduler
 from .seats import Seat
 from .store import Append, Fenced, GameRow, Store, TableRow, Work
@@ -705,10 +705,19 @@ class TableActor(TableState):
         )
         users = [(s, c.user) for s, c in enumerate(self.seats) if c and c.user is not None]
         totals = [sum(r[s] for r in self.results) + counted.scores[s] for s in range(SEATS)]
-        public = game_over_data(self.rules, counted, index, players, totals, game_id)
-        self._record("game_over", public, extra=store_game(row, counted, users))
+        rated = await self._rate(counted)
+        public = game_over_data(self.rules, counted, index, players, totals, game_id, rated)
+        self._record("game_over", public, extra=store_game(row, counted, users, rated))
         if not liveness.more_games(self):
             self._record("match_over", {"totals": totals}, status="finished")
+
+    async def _rate(self, counted: Scored) -> list[ratings.Change]:
+        """段位 steps of a finished game (none when R13 leaves it unscored)."""
+        if counted.unscored:
+            return []
+        players = ratings.rated_seats(self.seats, counted.result)
+        known = await ratings.skills(self.store, sorted(set(players.values())), self.rules.name)
+        return ratings.rate(counted.result, players, known)
 
     # ------------------------------------------------------------------ bots
 

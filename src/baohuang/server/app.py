@@ -22,7 +22,7 @@ from fastapi import Cookie, FastAPI, Query, Request, Response, WebSocket
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
-from sqlalchemy import case, func, or_, select
+from sqlalchemy import or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.websockets import WebSocketDisconnect
 
@@ -39,7 +39,7 @@ from ..protocol.messages import (
     TableInfo,
 )
 from ..text.catalog import MESSAGES
-from . import health, metrics
+from . import health, ladder, metrics
 from .accounts import COOKIE, SESSION_SECONDS, Accounts
 from .admission import NODE_CORES_PER_WORKER, USER_CORES, Admission
 from .analyses import DEALS, Analyses
@@ -297,8 +297,15 @@ def create_app(
         return {"games": await history(store, user_id, viewer=await viewer(session))}
 
     @app.get("/api/leaderboard")
-    async def leaderboard() -> dict[str, Any]:
-        return {"rows": await leaderboard_rows(store)}
+    async def leaderboard(preset: str = "classic") -> dict[str, Any]:
+        """排行榜: the 段位 ladder of ``preset``, people and bot levels together."""
+        return {"preset": _preset(preset), "rows": await ladder.leaderboard(store, preset)}
+
+    @app.get("/api/me/ratings")
+    async def my_ratings(preset: str = "classic", session: LoginCookie = None) -> dict[str, Any]:
+        """The user's 段位 in ``preset``, after each rated game (the 战绩 chart)."""
+        me = (await user_of(session)).id
+        return await ladder.history(store, me, _preset(preset))
 
     # ------------------------------------------------------------------ the table socket
 
@@ -534,32 +541,9 @@ async def history(store: Store, user_id: int, viewer: int | None) -> list[dict[s
         ]
 
 
-async def leaderboard_rows(store: Store, limit: int = 100) -> list[dict[str, Any]]:
-    """Per user: points, games, win rate, and games and wins by role."""
-    async with store.sessions() as session:
-        rows = await session.execute(
-            select(
-                ResultRow.user_id,
-                UserRow.name,
-                ResultRow.role,
-                func.count(),
-                func.sum(ResultRow.points),
-                func.sum(case((ResultRow.won, 1), else_=0)),
-            )
-            .join(UserRow, UserRow.id == ResultRow.user_id)
-            .group_by(ResultRow.user_id, UserRow.name, ResultRow.role)
-        )
-        users: dict[int, dict[str, Any]] = {}
-        for user_id, name, role, games, points, wins in rows:
-            entry = users.setdefault(
-                user_id,
-                {"user": user_id, "name": name, "points": 0, "games": 0, "wins": 0, "roles": {}},
-            )
-            entry["points"] += int(points)
-            entry["games"] += int(games)
-            entry["wins"] += int(wins)
-            entry["roles"][role] = {"games": int(games), "wins": int(wins)}
-    board = sorted(users.values(), key=lambda e: (-e["points"], e["games"]))[:limit]
-    for entry in board:
-        entry["win_rate"] = entry["wins"] / entry["games"]
-    return board
+def _preset(name: str) -> str:
+    """``name`` if it is a preset, or the error naming the presets there are."""
+    if name not in PRESETS:
+        presets = ", ".join(PRESETS)
+        raise AccountError(400, "bad_preset", "error.rules.preset", preset=name, presets=presets)
+    return name

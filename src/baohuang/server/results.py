@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from ..engine.rules import Rules
 from ..engine.scoring import GameResult, qq_tribute
+from . import ratings
 from .seats import Seat
 from .store import GameRow, ResultRow, Work
 
@@ -50,10 +51,11 @@ def game_over_data(
     players: list[str],
     totals: list[int],
     game_id: str,
+    rated: Sequence[ratings.Change] = (),
 ) -> dict[str, Any]:
     """The public data of a ``game_over`` event: enough to show why each seat got what, and
     in QQ who pays tribute next (R10.3: its rule, not the winner) beside the emperor side's
-    points."""
+    points; each rated seat's 段位 step."""
     result = game.result
     explained = result.multipliers(rules)
     return {
@@ -68,6 +70,7 @@ def game_over_data(
         "scoring": None if explained is None else explained.to_dict(),
         "unscored": game.unscored,
         "dissolved": game.dissolved,
+        "ratings": {str(change.seat): change.to_json() for change in rated},
     }
 
 
@@ -95,8 +98,14 @@ def record_result(record: dict[str, Any], game_id: str) -> dict[str, Any] | None
     return game_over_data(rules, game, match.get("game", 0), players, list(scores), game_id)
 
 
-def store_game(row: GameRow, game: Scored, users: list[tuple[int, int]]) -> Work:
-    """Write work: the game's record, and a result row per person unless it is unscored."""
+def store_game(
+    row: GameRow,
+    game: Scored,
+    users: list[tuple[int, int]],
+    rated: Sequence[ratings.Change] = (),
+) -> Work:
+    """Write work: the game's record, a result row per person unless it is unscored, and the
+    rating steps ``rated``."""
     result = game.result
 
     def work(session: Session) -> None:
@@ -119,5 +128,6 @@ def store_game(row: GameRow, game: Scored, users: list[tuple[int, int]]) -> Work
                     won=result.won(seat),
                 )
             )
+        ratings.save(session, row.preset, row.id, row.finished, rated)
 
     return work

@@ -154,6 +154,37 @@ class AnalysisRow(Base):
     result: Mapped[dict[str, Any]] = mapped_column(JSON)
 
 
+class RatingRow(Base):
+    """段位: one player's rating in one preset (:mod:`baohuang.server.ratings`)."""
+
+    __tablename__ = "ratings"
+    #: ``u:{user id}`` for a person, ``b:{level}`` for a bot level's rated name.
+    player: Mapped[str] = mapped_column(String(40), primary_key=True)
+    preset: Mapped[str] = mapped_column(String(40), primary_key=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
+    bot: Mapped[str | None] = mapped_column(String(16))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    #: Rated games (a bot level's: rated seats, as one game may seat it more than once).
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    updated: Mapped[float] = mapped_column(Float)
+
+
+class RatingStepRow(Base):
+    """A rating after one game: the history a chart draws."""
+
+    __tablename__ = "rating_steps"
+    __table_args__ = (Index("ix_rating_steps_player", "player", "preset"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player: Mapped[str] = mapped_column(String(40))
+    preset: Mapped[str] = mapped_column(String(40))
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    at: Mapped[float] = mapped_column(Float)
+
+
 #: The Alembic migrations (``baohuang db upgrade``; the server runs them on start).
 MIGRATIONS = Path(__file__).parent / "migrations"
 #: The revision of the schema that servers before migrations created.
