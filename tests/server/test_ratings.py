@@ -18,6 +18,7 @@ from baohuang.server import ratings
 from baohuang.server.ratings import LEVELS, Skill, level_of, rate, rated_seats
 from baohuang.server.seats import Seat
 from baohuang.server.store import GameRow, RatingRow, RatingStepRow, Store, TableRow, UserRow
+from baohuang.text.catalog import MESSAGES
 
 PLAYERS = {s: f"u:{s + 1}" for s in range(5)}
 #: Emperor 0 with guard 2; every outcome.
@@ -91,6 +92,8 @@ def test_winners_never_fall_and_uncertainty_grows_by_drift_alone(
 
 
 def test_levels_climb_from_布衣_to_皇帝() -> None:
+    names = [MESSAGES[f"level.{key}"] for _, key in LEVELS]
+    assert names[0] == ("布衣", "Commoner") and names[-1][0] == "皇帝"
     assert Skill().rating == 0 and Skill().level == "buyi"
     floors = [floor for floor, _ in LEVELS]
     assert floors == sorted(floors) and LEVELS[-1][1] == "huangdi"

@@ -455,7 +455,7 @@ def preset_label(name: str, lang: str) -> str:
 
 
 def bot_label(name: str, lang: str) -> str:
-    """A bot's name in ``lang`` (随机, 托管, 启发式), the registry name for the others."""
+    """A bot's name in ``lang`` (新手, 普通, 大师 …), the registry name for the others."""
     key = f"bot.{name}"
     return t(key, lang) if key in MESSAGES else name
 

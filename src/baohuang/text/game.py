@@ -81,12 +81,14 @@ GAME: dict[str, tuple[str, str]] = {
     "card.small.face": ("小王", "JOKER"),
     # bots
     "bot.name": ("机器人{seat}", "Bot {seat}"),
-    "bot.random": ("随机", "random"),
-    "bot.auto": ("托管", "auto (托管)"),
-    "bot.heuristic": ("启发式", "heuristic"),
-    "bot.search": ("搜索", "search"),
-    "bot.strong": ("高手", "strong"),
-    "bot.learned": ("学习型", "learned"),
+    # bot levels as a player reads them, weakest first (the registry's names in brackets in
+    # English): random, the seeds' 托管 policy, the network alone, heuristic, search, strong
+    "bot.random": ("新手", "novice (random)"),
+    "bot.auto": ("入门", "beginner (auto)"),
+    "bot.learned": ("学徒", "apprentice (learned)"),
+    "bot.heuristic": ("普通", "regular (heuristic)"),
+    "bot.search": ("高手", "expert (search)"),
+    "bot.strong": ("大师", "master (strong)"),
     # the quick signals (心战) a seat may send at a table
     "signal.hurry": ("快点吧，等得花儿都谢了", "Hurry up, please"),
     "signal.nice": ("打得漂亮！", "Nice play!"),

@@ -246,3 +246,28 @@ PAGE: dict[str, tuple[str, str]] = {
     "col.win_rate": ("胜率", "Win rate"),
     "col.roles": ("各身份胜/局", "Wins/games by role"),
 }
+    "col.rating": ("段位分", "Rating"),
+    "col.level": ("称号", "Title"),
+    "board.preset": ("规则", "Rules"),
+    "board.bot": ("机器人·{level}", "Bot · {level}"),
+    "board.note": (
+        "段位分 = μ − 3σ（×100），人和机器人同一个天梯；每局按皇帝方对反贼方计算。",
+        "Rating = μ − 3σ (×100), people and bots on one ladder, the emperor's side against the "
+        "rebels each game.",
+    ),
+    "rating.title": ("我的段位", "My rating"),
+    "rating.now": ("{rating} 分 · {level} · {games} 局", "{rating} · {level} · {games} games"),
+    "rating.chart": ("每局之后的段位分", "Rating after each rated game"),
+    "rating.empty": ("这个规则下还没有计分的对局", "No rated games in these rules yet"),
+    # 称号 by rating (server/ratings.py LEVELS)
+    "level.buyi": ("布衣", "Commoner"),
+    "level.tongsheng": ("童生", "Pupil"),
+    "level.xiucai": ("秀才", "Scholar"),
+    "level.juren": ("举人", "Graduate"),
+    "level.jinshi": ("进士", "Laureate"),
+    "level.hanlin": ("翰林", "Academician"),
+    "level.zhifu": ("知府", "Prefect"),
+    "level.shangshu": ("尚书", "Minister"),
+    "level.chengxiang": ("丞相", "Chancellor"),
+    "level.qinwang": ("亲王", "Prince"),
+    "level.huangdi": ("皇帝", "Emperor"),

@@ -60,8 +60,11 @@ def test_game_against_four_bots(new_page: Callable[..., Page]) -> None:
     results.locator("button.close").click()
     expect(results).to_have_count(0)
 
-    # History: the game with my points, its replay with all hands open, its record.
+    # History: my 段位 after the game, the game with my points, its replay with all hands
+    # open, its record.
     page.click("#top nav a[href='#/history']")
+    expect(page.locator(".rating .rating-now")).to_contain_text("1 局")
+    expect(page.locator(".rating svg.rating-chart polyline")).to_have_count(1)
     row = page.locator(".history tbody tr").first
     expect(row.locator("td.num")).to_have_text(f"+{mine}" if mine > 0 else str(mine))
     row.locator("a.replay").click()
@@ -80,5 +83,13 @@ def test_game_against_four_bots(new_page: Callable[..., Page]) -> None:
     record = page.request.get(href).json()
     assert record["format"] == "baohuang-record" and len(record["actions"]) == steps - 1
 
+    # 排行榜: people and the bots' level on one 段位 ladder, preset by preset.
     page.click("#top nav a[href='#/leaderboard']")
-    expect(page.locator(".leaderboard tbody")).to_contain_text("小明")
+    board = page.locator(".leaderboard tbody")
+    expect(board).to_contain_text("小明")
+    expect(board.locator("tr.bot")).to_have_count(1)
+    expect(board.locator("tr.me .level")).to_have_count(1)
+    shot(page, "leaderboard")
+    page.select_option(".board-head select.preset-choice", "weihai")
+    expect(page).to_have_url(re.compile(r"#/leaderboard/weihai$"))
+    expect(page.locator(".leaderboard .empty")).to_be_visible()

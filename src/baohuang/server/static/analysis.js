@@ -3,43 +3,19 @@
 // the loss, mistakes marked, a summary and a chart of the expected points over the game.
 
 import { ApiError, api, errorText } from "./api.js";
+import { lineChart } from "./chart.js";
 import { h, mount } from "./dom.js";
 import { t } from "./i18n.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 /** Milliseconds between two looks at an analysis under way. */
 const POLL = 1000;
 
-function svg(tag, attrs) {
-  const el = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
-  return el;
-}
-
 /** The played moves' expected points, decision by decision, as a line (mistakes as dots). */
 function chart(decisions) {
-  const width = 480;
-  const height = 120;
-  const pad = 8;
-  const values = decisions.map((d) => d.expected);
-  const low = Math.min(0, ...values);
-  const high = Math.max(0, ...values);
-  const span = high - low || 1;
-  const x = (i) => pad + (i * (width - 2 * pad)) / Math.max(1, values.length - 1);
-  const y = (v) => height - pad - ((v - low) * (height - 2 * pad)) / span;
-  const box = svg("svg", {
-    class: "analysis-chart",
-    viewBox: `0 0 ${width} ${height}`,
-    role: "img",
-    "aria-label": t("analysis.chart"),
-  });
-  box.append(svg("line", { x1: pad, x2: width - pad, y1: y(0), y2: y(0), class: "zero" }));
-  const points = values.map((v, i) => `${x(i)},${y(v)}`).join(" ");
-  box.append(svg("polyline", { points, class: "outlook" }));
-  decisions.forEach((d, i) => {
-    if (d.mistake) box.append(svg("circle", { cx: x(i), cy: y(d.expected), r: 4, class: "slip" }));
-  });
-  return box;
+  return lineChart(
+    decisions.map((d) => d.expected),
+    { cls: "analysis-chart", label: t("analysis.chart"), marked: (i) => decisions[i].mistake },
+  );
 }
 
 function resultEl(result, show) {

@@ -1,6 +1,6 @@
 // The page shell: header, language switch and the hash router (#/lobby, #/table/ID,
-// #/room/CODE, #/history, #/replay/ID, #/leaderboard), so that a reload returns to the same
-// page.
+// #/room/CODE, #/history, #/replay/ID, #/leaderboard/PRESET), so that a reload returns to the
+// same page.
 
 import { api, errorText, loadMe, session } from "./api.js";
 import { keepClicks } from "./clicks.js";
@@ -17,7 +17,7 @@ const ROUTES = [
   [/^#\/room\/([\w-]+)$/, "lobby", roomPage],
   [/^#\/history$/, "history", historyPage],
   [/^#\/replay\/([\w-]+)$/, "history", replayPage],
-  [/^#\/leaderboard$/, "leaderboard", leaderboardPage],
+  [/^#\/leaderboard(?:\/([\w-]+))?$/, "leaderboard", leaderboardPage],
 ];
 
 const root = document.getElementById("app");

@@ -1,6 +1,8 @@
-// The history page (我的战绩: /api/me/games) and the leaderboard (排行榜: /api/leaderboard).
+// The history page (我的战绩: /api/me/games, the 段位 chart from /api/me/ratings) and the
+// leaderboard (排行榜: /api/leaderboard?preset=P, people and bot levels on one ladder).
 
-import { api, errorText, session } from "./api.js";
+import { api, errorText, loadPresets, session } from "./api.js";
+import { lineChart } from "./chart.js";
 import { h, mount } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { loginBox } from "./lobby.js";
@@ -79,7 +81,59 @@ function gameRow(g) {
   );
 }
 
-/** `#/history`: the user's finished games, each with a replay and its record. */
+/** A preset chooser (its names in words) that calls `pick(name)` on a change. */
+async function presetChooser(current, pick) {
+  const { presets } = await loadPresets();
+  const select = h(
+    "select",
+    { class: "preset-choice", "aria-label": t("board.preset") },
+    Object.keys(presets).map((p) =>
+      h("option", { value: p, selected: p === current }, label(`preset.${p}`, p)),
+    ),
+  );
+  select.addEventListener("change", () => pick(select.value));
+  return h("label", { class: "preset-pick" }, t("board.preset"), " ", select);
+}
+
+const levelName = (key) => label(`level.${key}`, key);
+
+/** 我的段位 in one preset: the rating now, its 称号, and a chart after each rated game. */
+async function ratingPanel(preset) {
+  const panel = h("section", { class: "panel rating" }, h("h2", {}, t("rating.title")));
+  const body = h("div", { class: "rating-body" });
+  const show = async (name) => {
+    let mine;
+    try {
+      mine = await api("GET", `/api/me/ratings?preset=${encodeURIComponent(name)}`);
+    } catch (err) {
+      mount(body, h("p", { class: "error" }, errorText(err)));
+      return;
+    }
+    const now = t("rating.now", {
+      rating: mine.rating,
+      level: levelName(mine.level),
+      games: mine.games,
+    });
+    mount(
+      body,
+      h("p", { class: "rating-now" }, now),
+      mine.steps.length
+        ? [
+            h("h4", {}, t("rating.chart")),
+            lineChart([0, ...mine.steps.map((s) => s.rating)], {
+              cls: "rating-chart",
+              label: t("rating.chart"),
+            }),
+          ]
+        : h("p", { class: "empty" }, t("rating.empty")),
+    );
+  };
+  panel.append(await presetChooser(preset, show), body);
+  await show(preset);
+  return panel;
+}
+
+/** `#/history`: the user's 段位 and finished games, each with a replay and its record. */
 export async function historyPage(root, _params, redraw) {
   if (!session.user) {
     mount(root, h("div", { class: "lobby" }, loginBox(redraw)));
@@ -93,7 +147,9 @@ export async function historyPage(root, _params, redraw) {
     return () => {};
   }
   const head = ["col.date", "col.table", "col.preset", "col.role", "col.place", "col.points", null];
-  gridPanel(root, "history", head, games.map(gameRow));
+  const list = h("div", {});
+  gridPanel(list, "history", head, games.map(gameRow));
+  mount(root, await ratingPanel(games[0]?.preset ?? "classic"), list);
   return () => {};
 }
 
@@ -104,28 +160,47 @@ function roleCells(roles) {
     .join(" · ");
 }
 
-/** `#/leaderboard`: points, games, win rate and wins by role. */
-export async function leaderboardPage(root) {
+/** `#/leaderboard/PRESET`: the 段位 ladder of a preset (classic by default), people and bot
+ *  levels together: rating, 称号, games, win rate, points and wins by role. */
+export async function leaderboardPage(root, params) {
+  const preset = params?.id || "classic";
   let rows;
   try {
-    ({ rows } = await api("GET", "/api/leaderboard"));
+    ({ rows } = await api("GET", `/api/leaderboard?preset=${encodeURIComponent(preset)}`));
   } catch (err) {
     failure(root, err);
     return () => {};
   }
-  const head = ["col.rank", "col.player", "col.total", "col.games", "col.win_rate", "col.roles"];
+  const head = [
+    "col.rank",
+    "col.player",
+    "col.level",
+    "col.rating",
+    "col.games",
+    "col.win_rate",
+    "col.total",
+    "col.roles",
+  ];
   const body = rows.map((r, i) =>
     h(
       "tr",
-      { class: session.user?.id === r.user ? "me" : "" },
+      { class: [session.user?.id === r.user ? "me" : "", r.bot ? "bot" : ""].join(" ").trim() },
       h("td", {}, String(i + 1)),
-      h("td", {}, r.name),
-      h("td", { class: "num" }, signed(r.points)),
+      h("td", {}, r.bot ? t("board.bot", { level: label(`bot.${r.bot}`, r.bot) }) : r.name),
+      h("td", {}, h("span", { class: `level level-${r.level}` }, levelName(r.level))),
+      h("td", { class: "num rating" }, String(r.rating)),
       h("td", { class: "num" }, String(r.games)),
       h("td", { class: "num" }, `${Math.round((r.win_rate || 0) * 100)}%`),
+      h("td", { class: "num" }, r.points === null ? "–" : signed(r.points)),
       h("td", {}, roleCells(r.roles)),
     ),
   );
-  gridPanel(root, "leaderboard", head, body, "board");
+  const board = h("div", {});
+  gridPanel(board, "leaderboard", head, body, "board");
+  const chooser = await presetChooser(preset, (p) => {
+    location.hash = `#/leaderboard/${p}`;
+  });
+  const note = h("p", { class: "note" }, t("board.note"));
+  mount(root, h("div", { class: "panel board-head" }, chooser, note), board);
   return () => {};
 }
