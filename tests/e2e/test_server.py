@@ -471,3 +471,31 @@ def test_a_friends_tables_games_are_its_players_only(server: LiveServer) -> None
     assert stranger.get(f"/api/tables/{table_id}").status_code == 404
     anonymous = httpx.get(f"{server.url}/api/games/{game['id']}/record", timeout=10)
     assert anonymous.status_code == 404
+
+
+def test_快速开始_joins_people_waiting_or_starts_at_once_with_bots(
+    sqlite_server: LiveServer,
+) -> None:
+    """#50: 快速开始 seats a person with people waiting at the preset, else at a new table of
+    four bots, a match of 3 games with a 20 s timer."""
+    alone = guest(sqlite_server, "独行侠")
+    made = alone.post("/api/quick", json={})
+    assert made.status_code == 200, made.text
+    assert made.json()["preset"] == "classic" and not made.json()["joined"]
+    info = alone.get(f"/api/tables/{made.json()['id']}").json()
+    assert (info["config"]["games"], info["config"]["timer"]) == (3, 20)
+    assert [seat is not None and seat["bot"] is not None for seat in info["seats"]] == [
+        False,
+        *[True] * 4,
+    ]
+    # Someone waits at a weihai table: the next quick start at weihai sits there.
+    host = guest(sqlite_server, "庄家")
+    waiting = create_table(host, preset="weihai", bots=0)
+    player = Player(sqlite_server, waiting["id"], host)
+    player.hello()
+    assert player.command("sit")["t"] == "ack"
+    friend = guest(sqlite_server, "路人")
+    joined = friend.post("/api/quick", json={"preset": "weihai"}).json()
+    assert joined == {"id": waiting["id"], "preset": "weihai", "joined": True}
+    wrong = friend.post("/api/quick", json={"preset": "chess"})
+    assert wrong.status_code == 400 and "chess" in wrong.json()["detail"]["message"]

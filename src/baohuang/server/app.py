@@ -40,6 +40,7 @@ from ..protocol.messages import (
 )
 from ..text.catalog import MESSAGES
 from . import health, ladder, metrics
+from . import quickstart as quick
 from .accounts import COOKIE, SESSION_SECONDS, Accounts
 from .admission import NODE_CORES_PER_WORKER, USER_CORES, Admission
 from .analyses import DEALS, Analyses
@@ -84,6 +85,12 @@ class AnalysisAsk(BaseModel):
 
 class Nickname(BaseModel):
     name: str = Field(max_length=100)
+
+
+class QuickAsk(BaseModel):
+    """``POST /api/quick``: 快速开始, at ``preset`` or the one last played."""
+
+    preset: str | None = Field(None, max_length=40)
 
 
 def create_app(
@@ -226,6 +233,24 @@ def create_app(
         limits.check(TABLES, "error.rate.tables", "table", address(request))
         where = address(request)
         return (await lobby.create(config, user.id, exempt=where in limits.exempt)).info()
+
+    @app.post("/api/quick")
+    async def quick_start(
+        ask: QuickAsk, request: Request, session: LoginCookie = None
+    ) -> dict[str, Any]:
+        """快速开始: ``{"id", "preset", "joined"}`` — a public table where people wait at the
+        preset (``joined``), nearest the user's 段位, or a new one with bots, started at once
+        (:mod:`~baohuang.server.quickstart`)."""
+        user = await user_of(session)
+        preset = _preset(ask.preset) if ask.preset else await quick.last_preset(store, user.id)
+        tables = await lobby.public_tables()
+        found = await quick.waiting_table(store, tables, user.id, preset)
+        if found is not None:
+            return {"id": found, "preset": preset, "joined": True}
+        where = address(request)
+        limits.check(TABLES, "error.rate.tables", "table", where)
+        made = await quick.new_table(lobby, preset, user.id, where in limits.exempt)
+        return {"id": made, "preset": preset, "joined": False}
 
     @app.get("/api/rooms/{code}")
     async def room(code: str, request: Request) -> dict[str, Any]:

@@ -45,6 +45,14 @@ PAGE: dict[str, tuple[str, str]] = {
     "btn.sit": ("坐下", "Sit"),
     "btn.watch": ("观战", "Watch"),
     "create.title": ("建桌", "Create a table"),
+    "create.more": ("更多选项", "More options"),
+    "quick.go": ("快速开始", "Quick start"),
+    "quick.last": ("上次玩的规则", "The rules I played last"),
+    "quick.note": (
+        "一场 3 局（有进贡）· 每步 20 秒 · 有人在等就和人一起打，否则马上和大师机器人开局",
+        "A match of 3 games (with tribute) · 20 s a turn · with people waiting at these rules, "
+        "or at once with master bots",
+    ),
     "create.name": ("桌名", "Table name"),
     "create.preset": ("规则", "Rules"),
     "create.options": ("规则选项", "Rule options"),
@@ -245,7 +253,6 @@ PAGE: dict[str, tuple[str, str]] = {
     "col.games": ("局数", "Games"),
     "col.win_rate": ("胜率", "Win rate"),
     "col.roles": ("各身份胜/局", "Wins/games by role"),
-}
     "col.rating": ("段位分", "Rating"),
     "col.level": ("称号", "Title"),
     "board.preset": ("规则", "Rules"),
@@ -271,3 +278,4 @@ PAGE: dict[str, tuple[str, str]] = {
     "level.chengxiang": ("丞相", "Chancellor"),
     "level.qinwang": ("亲王", "Prince"),
     "level.huangdi": ("皇帝", "Emperor"),
+}

@@ -46,6 +46,7 @@ def create_table(
     table. Its id."""
     form = page.locator("form.create")
     form.locator("select[name=preset]").select_option(preset)
+    form.locator("details.more").evaluate("more => { more.open = true; }")  # 更多选项
     for name, value in (
         ("games", games),
         ("timer", timer),

@@ -5,8 +5,9 @@ import { rooms } from "./conn.js";
 import { h, mount, toast } from "./dom.js";
 import { t } from "./i18n.js";
 
-/** Set by the lobby before it opens a table the user means to sit at (read by table.js). */
-export const intent = { sit: null };
+/** Set by the lobby before it opens a table the user means to sit at (read by table.js), and
+ *  to say 准备 at once there (快速开始). */
+export const intent = { sit: null, ready: false };
 
 /** `#/room/CODE`, the invite link of a friends' table: its table, the code kept for the
  * table's hello, the user seated when logged in. */
@@ -236,13 +237,11 @@ async function createPanel() {
   };
   preset.addEventListener("change", drawOptions);
   drawOptions();
-  const form = h(
-    "form",
-    { class: "create" },
-    field(t("create.name"), h("input", { name: "name", maxlength: 40 })),
-    field(t("create.preset"), preset),
+  const more = h(
+    "details",
+    { class: "more" },
+    h("summary", {}, t("create.more")),
     h("fieldset", {}, h("legend", {}, t("create.options")), optionBox),
-    field(t("create.games"), num("games", 1, 1, 50)),
     field(t("create.timer"), num("timer", 30, 0, 600)),
     field(
       t("create.bot_level"),
@@ -262,6 +261,15 @@ async function createPanel() {
       h("input", { type: "checkbox", name: "counter", checked: true }),
       t("create.counter"),
     ),
+  );
+  // The essentials first, the button in view; the rest under 更多选项 (a match of 3 games by
+  // default, so that tribute happens: R12).
+  const form = h(
+    "form",
+    { class: "create" },
+    field(t("create.name"), h("input", { name: "name", maxlength: 40 })),
+    field(t("create.preset"), preset),
+    field(t("create.games"), num("games", 3, 1, 50)),
     h(
       "label",
       { class: "option" },
@@ -269,6 +277,7 @@ async function createPanel() {
       t("create.private"),
     ),
     h("button", { class: "primary", type: "submit" }, t("create.go")),
+    more,
   );
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -303,6 +312,38 @@ async function createPanel() {
     }
   });
   return h("section", { class: "panel create-panel" }, h("h2", {}, t("create.title")), form);
+}
+
+/** 快速开始: one click to a match at the preset last played (or the one chosen), seated with
+ *  people waiting there or with bots at once (POST /api/quick). */
+async function quickPanel() {
+  const { presets } = await loadPresets();
+  const preset = h(
+    "select",
+    { class: "quick-preset", "aria-label": t("create.preset") },
+    h("option", { value: "" }, t("quick.last")),
+    Object.keys(presets).map((n) => h("option", { value: n }, t(`preset.${n}`))),
+  );
+  const go = h("button", { class: "primary big quick-go", type: "button" }, t("quick.go"));
+  go.addEventListener("click", async () => {
+    go.disabled = true;
+    try {
+      const found = await api("POST", "/api/quick", preset.value ? { preset: preset.value } : {});
+      intent.sit = found.id;
+      intent.ready = true;
+      location.hash = `#/table/${found.id}`;
+    } catch (err) {
+      toast(errorText(err), "error");
+      go.disabled = false;
+    }
+  });
+  return h(
+    "section",
+    { class: "panel quick" },
+    go,
+    preset,
+    h("p", { class: "note" }, t("quick.note")),
+  );
 }
 
 /** Join a friends' table (好友房) by its room code: look it up, then sit there. */
@@ -348,7 +389,8 @@ export async function lobbyPage(root, _params, redraw) {
     return () => {};
   }
   const { panel, refresh } = tablesPanel();
-  mount(root, h("div", { class: "lobby" }, panel, roomPanel(), await createPanel()));
+  const quick = await quickPanel();
+  mount(root, h("div", { class: "lobby" }, quick, panel, roomPanel(), await createPanel()));
   const timer = setInterval(refresh, 5000);
   return () => clearInterval(timer);
 }

@@ -89,8 +89,14 @@ class TablePage {
     this.seat = d.seat;
     if (d.seat === null) tokens.drop(this.id);
     if (intent.sit === this.id) {
+      const ready = intent.ready; // 快速开始: seated and 准备 in one click
       intent.sit = null;
-      if (d.seat === null) this.sit(null);
+      intent.ready = false;
+      if (d.seat === null) {
+        this.sit(null).then(() => {
+          if (ready && this.seat !== null) this.send("ready", { on: true });
+        });
+      }
     }
     this.update();
   }
