@@ -61,6 +61,7 @@ from baohuang.cli.terminal import (
     status,
     wrap_cells,
 )
+from baohuang.engine.actions import PASS
 from baohuang.engine.cards import RANK_SYMBOLS
 from baohuang.engine.match import game_seed
 from baohuang.engine.movegen import leading_plays, rank_counts
@@ -427,16 +428,18 @@ def test_play_loop_bare_ranks_and_a_bare_escape_r2_r10_4() -> None:
     assert seat == 0 and isinstance(played, PlayCards) and played.play is lead
     assert "写法有误" not in out.getvalue()
     again = Match(CLASSIC, 1, CANDIDATE_SEED)
-    assert play_match(again, lambda _: "escape", Console(file=io.StringIO()))
+    confirmed = iter(["escape", "是"])
+    assert play_match(again, lambda _: next(confirmed), Console(file=io.StringIO()))
     assert again.results[0].escaped == 0
 
 
 def test_play_loop_escape_ends_the_game_r10_4() -> None:
     match = Match(Rules.preset("kk_simple"), 2, DOUBLE_HOLDER_SEED)
     out = io.StringIO()
-    answers = iter(["escape 0", "quit"])
+    answers = iter(["escape 0", "n", "escape 0", "yes", "quit"])
     assert not play_match(match, lambda _: next(answers), Console(file=out, width=400))
     text = out.getvalue()
+    assert "不逃了，接着打" in text  # asked twice: the first answer kept the game
     assert "座位0（你） 逃跑：得 -30 分，本局结束，其他人不计分" in text
     assert "第 1 局结果：有人逃跑，本局不计分" in text and "-30" in text
     assert match.results[0].scores == (-30, 0, 0, 0, 0) and "第 2/2 局" in text
@@ -1054,3 +1057,20 @@ def test_serve_on_a_busy_port_says_so_before_any_banner(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert f"无法在 127.0.0.1:{port} 监听" in result.output and "Cannot listen" in result.output
     assert "http://" not in result.output
+
+
+def test_play_loop_auto_pass_answers_要不起_by_itself() -> None:
+    """``--auto-pass``: seat 0 is never asked when 过 is all it may do in play (要不起)."""
+    match = Match(CLASSIC, 1, CANDIDATE_SEED)
+    game = match.game
+    asked_when_only_pass = 0
+
+    def ask(_: str) -> str:
+        nonlocal asked_when_only_pass
+        legal = game.legal_actions()
+        asked_when_only_pass += game.phase == "play" and legal == [PASS]
+        return str(legal[0])
+
+    out = io.StringIO()
+    assert play_match(match, ask, Console(file=out, width=400), auto_pass=True)
+    assert asked_when_only_pass == 0 and "要不起，自动过" in out.getvalue()

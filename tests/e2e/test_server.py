@@ -349,6 +349,13 @@ def test_lobby_tables_bots_and_signals(sqlite_server: LiveServer) -> None:
     assert player.command("add_bot", seat=1)["t"] == "ack"
     assert player.command("remove_bot", seat=1)["t"] == "ack"
     assert player.command("remove_bot", seat=2)["d"]["code"] == "not_allowed"
+    # #50: a stranger seated at the table cannot send the creator's bots away.
+    stranger = Player(server, table["id"], guest(server, "路人甲"))
+    stranger.hello()
+    assert stranger.command("sit", seat=1)["t"] == "ack"
+    refused = stranger.command("remove_bot", seat=3)["d"]
+    assert refused["key"] == "error.server.bot_creator", refused
+    assert stranger.command("leave")["t"] == "ack"
     assert player.command("signal", signal="nice")["t"] == "ack"
     assert player.events[-1]["kind"] == "signal" and player.events[-1]["zh"] == "打得漂亮！"
     assert player.command("signal", signal="nice")["d"]["code"] == "not_allowed"  # too fast

@@ -104,8 +104,9 @@ def test_r13_a_tab_closed_in_ones_own_turn_is_played_after_the_grace(harness: Ha
     harness.advance(0.8)
     assert game_moves(harness) == moves + 1
     play_out(harness)
-    # Not 进行中 in the lobby forever (and, R13, unscored: the only person was on 托管).
-    assert [info.status for info in harness.lobby.listing()] == ["finished"]
+    # Not 进行中 in the lobby forever: finished, it leaves the lobby (and, R13, is unscored:
+    # the only person was on 托管).
+    assert harness.actor.status == "finished" and harness.lobby.listing() == []
 
 
 def test_the_turn_clock_is_the_servers_after_a_reload_and_fair_after_auto_off(

@@ -27,7 +27,7 @@ from typer.core import TyperCommand, TyperGroup
 
 from ..bots.arena import arena_json, assignments, play_deals, summarize
 from ..bots.base import BOTS, Bot, RandomBot, bot_step, is_bot, make_bot, play_out
-from ..engine.actions import Action, Escape, parse_action
+from ..engine.actions import PASS, Action, Escape, parse_action
 from ..engine.errors import IllegalActionError, NotationError, RecordError, RulesError
 from ..engine.events import Event
 from ..engine.game import Game, new_game
@@ -95,6 +95,8 @@ QUIT_WORDS = frozenset({"quit", "exit", "退出"})
 HELP_WORDS = frozenset({"help", "?", "？", "帮助"})
 #: The user's own escape (R10.4): at a table with one person it names no seat.
 ESCAPE_WORDS = frozenset({"escape", "逃跑"})
+#: The answers that confirm an escape.
+YES_WORDS = frozenset({"y", "yes", "是", "确定"})
 
 #: Reads one line of input after showing a prompt (``input`` in a terminal, a script in tests).
 Ask = Callable[[str], str]
@@ -157,17 +159,19 @@ def play_match(
     console: Console,
     lang: str = "zh",
     bots: Sequence[Bot] | None = None,
+    auto_pass: bool = False,
 ) -> bool:
     """Play ``match`` with the user at seat 0 and ``bots`` at the others (default RandomBots).
 
-    Narrates everything seat 0 may see, reads seat 0's actions with ``ask``, prints a results
-    table after each game and the totals after a match. ``False`` when the user quit.
+    Narrates everything seat 0 may see, reads seat 0's actions with ``ask`` (``auto_pass``:
+    passes by itself when 过 is all seat 0 may do, 要不起), prints a results table after each
+    game and the totals after a match. ``False`` when the user quit.
     """
     seats = bots or [RandomBot(f"{match.seed}/bot{seat}") for seat in range(5)]
     while True:
         number = match.index + 1
         console.rule(Text(t("game.header", lang, n=number, total=match.games)))
-        if not _play_game(match.game, ask, console, lang, seats):
+        if not _play_game(match.game, ask, console, lang, seats, auto_pass):
             console.print(t("bye", lang))
             return False
         result = match.game.result
@@ -180,7 +184,9 @@ def play_match(
     return True
 
 
-def _play_game(game: Game, ask: Ask, console: Console, lang: str, bots: Sequence[Bot]) -> bool:
+def _play_game(
+    game: Game, ask: Ask, console: Console, lang: str, bots: Sequence[Bot], auto_pass: bool
+) -> bool:
     """One game: narrate, let the bots act, ask the user at seat 0; ``False`` if they quit."""
     seen = 0
     narrator = Narrator(lang, HUMAN)
@@ -188,6 +194,9 @@ def _play_game(game: Game, ask: Ask, console: Console, lang: str, bots: Sequence
         seen = _narrate(game, console, narrator, seen)
         if seat != HUMAN:
             bot_step(game, bots[seat])
+        elif auto_pass and game.phase == "play" and game.legal_actions() == [PASS]:
+            console.print(t("play.auto_pass", lang), style="dim", markup=False)
+            game.apply(PASS)
         elif not _human_turn(game, ask, console, lang):
             return False
     _narrate(game, console, narrator, seen)
@@ -222,13 +231,24 @@ def _human_turn(game: Game, ask: Ask, console: Console, lang: str) -> bool:
             console.print(t("help.commands", lang), markup=False, style="dim")
             continue
         try:
-            game.apply(_own_action(text))
+            action = _own_action(text)
+            if isinstance(action, Escape) and not _sure(ask, console, lang):
+                continue
+            game.apply(action)
         except NotationError as exc:
             console.print(t("err.notation", lang, msg=exc.text(lang)), markup=False, style="red")
         except IllegalActionError as exc:
             console.print(t("err.illegal", lang, msg=exc.text(lang)), markup=False, style="red")
         else:
             return True
+
+
+def _sure(ask: Ask, console: Console, lang: str) -> bool:
+    """R10.4: an escape costs 30 points and ends the game, so it is asked twice."""
+    if ask(t("prompt.escape_sure", lang)).strip().lower() in YES_WORDS:
+        return True
+    console.print(t("play.escape_kept", lang), markup=False)
+    return False
 
 
 def _own_action(text: str) -> Action:
@@ -299,6 +319,9 @@ def play(
             "--opponents", help=f"对手机器人 the bots you play against: {', '.join(BOTS)}"
         ),
     ] = "random",
+    auto_pass: Annotated[
+        bool, typer.Option("--auto-pass", help="要不起时自动过 pass by itself when 过 is all")
+    ] = False,
 ) -> None:
     """和四个机器人对局（你是座位0）。 Play against four bots, as seat 0."""
     rules = _rules(preset, option, lang.value)
@@ -313,7 +336,8 @@ def play(
     console.print(intro, markup=False)
     bots = [make_bot(opponents, rules, f"{seed}/bot{seat}") for seat in range(5)]
     try:
-        play_match(Match(rules, games, seed), console.input, console, lang.value, bots)
+        match = Match(rules, games, seed)
+        play_match(match, console.input, console, lang.value, bots, auto_pass)
     except KeyboardInterrupt:
         console.print(t("bye", lang.value))
 

@@ -489,7 +489,7 @@ class TableActor(TableState):
             case Start():
                 await self._start_with_bots(conn, seat)
             case AddBot() | RemoveBot():
-                await self._bot_seat(command)
+                await self._bot_seat(conn, command)
             case Auto():
                 await self._auto(seat, chair, command)
             case Signal():
@@ -580,7 +580,9 @@ class TableActor(TableState):
         # Named after the seat it sits in (座位2's bot is 机器人2); pages show it translated.
         return {"seat": seat, "name": f"机器人{seat}", "user": None, "bot": level}
 
-    async def _bot_seat(self, command: AddBot | RemoveBot) -> None:
+    async def _bot_seat(self, conn: Conn, command: AddBot | RemoveBot) -> None:
+        """A bot into an empty seat, by anyone seated; out of its seat, by the table's creator
+        (anyone seated when the table's creator is not known: a table a restart recovered)."""
         self._not_playing(command.op)
         chair = self.seats[command.seat]
         if isinstance(command, AddBot):
@@ -591,6 +593,9 @@ class TableActor(TableState):
         else:
             if chair is None or chair.bot is None:
                 raise Refused("not_allowed", "error.server.no_bot", seat=command.seat)
+            creator = self.creator if self.creator is not None else self.owner
+            if creator is not None and conn.user != creator:
+                raise Refused("not_allowed", "error.server.bot_creator")
             self._record("leave", {"seat": command.seat})
 
     async def _signal(self, seat: int, chair: Seat, command: Signal) -> None:

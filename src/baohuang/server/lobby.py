@@ -209,17 +209,9 @@ class Lobby:
         return table
 
     def listing(self) -> list[TableInfo]:
-        """Public tables waiting or playing, and finished ones somebody still sits at (a
-        friends' table is never listed)."""
-        return [
-            table.info()
-            for table in self.tables.values()
-            if not table.config.private
-            and (
-                table.status != "finished"
-                or any(seat and seat.user is not None for seat in table.seats)
-            )
-        ]
+        """The tables :func:`listed` in the lobby."""
+        infos = [table.info() for table in self.tables.values()]
+        return [info for info in infos if listed(info.model_dump())]
 
     # ------------------------------------------------------------------ what the app asks
 
@@ -259,6 +251,12 @@ class Lobby:
             await table.stop()
         if self.pool is not None:
             await self.pool.close()
+
+
+def listed(info: dict[str, Any]) -> bool:
+    """A table is in the lobby while it waits or plays and is public: a friends' table never
+    is, and a finished one leaves (its players may still start 再来一场 there)."""
+    return not info["config"].get("private") and info["status"] != "finished"
 
 
 def lobby_page(tables: list[dict[str, Any]], page: int) -> dict[str, Any]:

@@ -34,7 +34,7 @@ from .admission import Admission
 from .botpool import BotPool
 from .cluster import LEASE_SECONDS, Cluster
 from .connection import Conn
-from .lobby import IDLE_SECONDS, Lobby, closing, is_table_id, quarantine_note, room_code
+from .lobby import IDLE_SECONDS, Lobby, closing, is_table_id, listed, quarantine_note, room_code
 from .mailbox import Target
 from .refusals import AccountError
 from .relay import Relays
@@ -276,15 +276,7 @@ class NodeLobby(Lobby):
         return self.relays.open(table_id, owner, conn)
 
     async def public_tables(self) -> list[dict[str, Any]]:
-        return [
-            info
-            for info in await self.cluster.directory()
-            if not info["config"].get("private")
-            and (
-                info["status"] != "finished"
-                or any(seat and seat.get("user") is not None for seat in info["seats"])
-            )
-        ]
+        return [info for info in await self.cluster.directory() if listed(info)]
 
     async def describe(self, table_id: str) -> dict[str, Any] | None:
         if not is_table_id(table_id):

@@ -324,6 +324,10 @@ ERRORS: dict[str, tuple[str, str]] = {
     "error.server.table_full": ("座位已满", "the table is full"),
     "error.server.seat_taken": ("座位{seat}已有人", "seat {seat} is taken"),
     "error.server.no_bot": ("座位{seat}没有机器人", "no bot in seat {seat}"),
+    "error.server.bot_creator": (
+        "只有建桌的人可以请走机器人",
+        "only the table's creator may remove its bots",
+    ),
     "error.server.bot_missing": (
         "本服务器没有机器人 '{bot}'（学习型需要安装 rl 扩展）",
         "this server has no '{bot}' bot (the learned one needs the rl extra)",

@@ -46,6 +46,8 @@ PAGE: dict[str, tuple[str, str]] = {
     "btn.watch": ("观战", "Watch"),
     "create.title": ("建桌", "Create a table"),
     "create.more": ("更多选项", "More options"),
+    "table.of": ("{name}的牌桌", "{name}'s table"),
+    "table.of_rules": ("{preset}牌桌", "{preset} table"),
     "quick.go": ("快速开始", "Quick start"),
     "quick.last": ("上次玩的规则", "The rules I played last"),
     "quick.note": (

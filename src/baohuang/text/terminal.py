@@ -32,6 +32,12 @@ TERMINAL: dict[str, tuple[str, str]] = {
     ),
     "prompt.follow": ("压过 {play}，或者 过", "beat {play}, or pass"),
     "prompt.input": ("你> ", "you> "),
+    "prompt.escape_sure": (
+        "确定逃跑吗？逃跑记 -30 分，本局结束（输入 是 确定）> ",
+        "Escape for good? It scores -30 and ends the game (type yes to confirm)> ",
+    ),
+    "play.escape_kept": ("不逃了，接着打", "not escaping: play on"),
+    "play.auto_pass": ("要不起，自动过", "nothing beats it: passed by itself"),
     "help.legal": ("合法动作（共 {n} 种）：{actions}", "legal actions ({n}): {actions}"),
     "help.more": ("……还有 {n} 种", "... and {n} more"),
     "prompt.choose": ("请选择：{options}", "choose: {options}"),

@@ -84,6 +84,14 @@ export function loginBox(onDone) {
 
 const seatsTaken = (info) => info.seats.filter(Boolean).length;
 
+/** A table as people call it: its name, else whose table it is, else its rules' (not its id). */
+export function tableName(info) {
+  if (info.config.name) return info.config.name;
+  const host = info.seats.find((seat) => seat && seat.user !== null);
+  const preset = t(`preset.${info.config.preset}`);
+  return host ? t("table.of", { name: host.name }) : t("table.of_rules", { preset });
+}
+
 function tableRow(info) {
   const open = info.status === "waiting" && seatsTaken(info) < 5;
   const go = (sit) => {
@@ -93,7 +101,7 @@ function tableRow(info) {
   return h(
     "tr",
     { "data-table": info.id },
-    h("td", {}, info.config.name || `#${info.id}`),
+    h("td", {}, tableName(info)),
     h("td", {}, t(`preset.${info.config.preset}`)),
     h("td", {}, `${seatsTaken(info)}/5`),
     h("td", {}, String(info.watching)),
