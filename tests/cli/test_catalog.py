@@ -13,8 +13,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any, get_args
 
-import pytest
-
 from baohuang import Match, Rules, new_game
 from baohuang.bots import RandomBot, play_out
 from baohuang.cli.main import open_event
@@ -24,6 +22,7 @@ from baohuang.engine.rules import PRESETS
 from baohuang.text import catalog
 from baohuang.text.catalog import MESSAGES, TABLES, t
 from baohuang.text.narration import NARRATION
+from helpers.nodejs import need_node
 
 TEXT = Path(catalog.__file__).parent
 STATIC = TEXT.parent / "server" / "static"
@@ -151,7 +150,6 @@ process.stdout.write(JSON.stringify(said));
 """
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js")
 def test_the_page_chooses_the_same_templates_as_the_terminal(tmp_path: Path) -> None:
     """tablelog.js's Narrator picks the templates and fields the terminal's Narrator picks,
     event by event, for every log (seat copies, spectators, open replays)."""
@@ -161,7 +159,7 @@ def test_the_page_chooses_the_same_templates_as_the_terminal(tmp_path: Path) -> 
     (tmp_path / "says.js").write_text(NODE_SCRIPT)
     logs = played()
     run = subprocess.run(
-        ["node", "says.js"],
+        [need_node(), "says.js"],
         cwd=tmp_path,
         input=json.dumps(logs),
         capture_output=True,

@@ -32,6 +32,7 @@ from baohuang.text.results import RESULTS
 from baohuang.text.rules import RULES
 from baohuang.text.terminal import TERMINAL
 from helpers.drivers import random_game
+from helpers.nodejs import need_node
 from helpers.policies import varied
 
 STATIC = Path(catalog.__file__).parent.parent / "server" / "static"
@@ -313,7 +314,6 @@ def selections(rules: Rules, rng: random.Random, n: int) -> Iterator[list[Card]]
         yield rng.sample(cards, len(cards))
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js")
 def test_the_pages_selection_text_agrees_with_the_engine(tmp_path: Path) -> None:
     """cards.js playText(cards, rules) is null exactly when the engine says the cards are no
     set under the table's rules (不是一套牌), and otherwise the engine's notation; with and
@@ -334,7 +334,7 @@ def test_the_pages_selection_text_agrees_with_the_engine(tmp_path: Path) -> None
     assert engine_play_text(q2, Rules.preset("classic")) is None
     assert engine_play_text(q2, Rules.preset("qq")) == "Q2"
     run = subprocess.run(
-        ["node", "play_text.js"],
+        [need_node(), "play_text.js"],
         cwd=tmp_path,
         input=json.dumps([[cards, rules] for cards, rules, _ in cases]),
         capture_output=True,

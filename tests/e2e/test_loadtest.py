@@ -20,6 +20,7 @@ import typer
 from typer.testing import CliRunner
 
 from baohuang.cli.loadtest import loadtest
+from baohuang.client.botseat import RECONNECT_FOR
 from baohuang.client.chaos import (
     ChaosReport,
     ChaosSettings,
@@ -79,7 +80,7 @@ def test_unreachable_server_is_a_clear_error() -> None:
     started = time.monotonic()
     with pytest.raises(ClientError, match="cannot reach the server"):
         asyncio.run(load_test(f"http://127.0.0.1:{free_port()}", 2, 1))
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < RECONNECT_FOR / 2  # at once, not after trying again
     result = CliRunner().invoke(typer_app(), ["--url", f"http://127.0.0.1:{free_port()}"])
     assert result.exit_code == 1
     assert "连不上服务器" in result.output
@@ -308,7 +309,9 @@ def test_chaos_soak_on_timed_tables(tmp_path: Path) -> None:
     assert report.timeouts > 0 and report.reconnects > 0 and report.toggles > 0
     assert report.drops >= report.reconnects
     assert report.latencies_ms  # (a game lasts longer than this soak unless someone escapes)
-    assert 30 <= report.play_s < 45 and seen and seen[-1] <= 36
+    # It plays out its 36 s (a busy machine makes them no shorter), tells progress no later,
+    # and then stops (the bound is a safety net: closing its tables takes a moment).
+    assert 30 <= report.play_s < 36 + 60 and seen and seen[-1] <= 36
     data = json.loads(json.dumps(report.to_dict()))
     assert data["ok"] and data["settings"]["stall_after"] == 7
 

@@ -27,6 +27,9 @@ from baohuang.client.connection import TableClient
 T = TypeVar("T")
 
 SERVE = "from baohuang.cli import app; app()"
+#: Seconds a server may take to answer after its start: a safety net, not the expected time (a
+#: second or two; far more on a busy machine, or for a node that waits for another's migration).
+START_S = 60
 
 
 def free_port() -> int:
@@ -59,7 +62,7 @@ class LiveServer:
             self.proc = subprocess.Popen(
                 [sys.executable, "-c", SERVE, *args], stdout=out, stderr=subprocess.STDOUT
             )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + START_S
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
@@ -68,7 +71,7 @@ class LiveServer:
                 return self
             except httpx.HTTPError:
                 time.sleep(0.1)
-        raise RuntimeError("server did not start in 30 s")
+        raise RuntimeError(f"server did not start in {START_S} s")
 
     def kill(self) -> None:
         """``kill -9``: no shutdown, no flush."""

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from sqlalchemy.orm import Session
 
 from baohuang.bots.analysis import analyse
@@ -87,6 +88,7 @@ async def finished(client: httpx.AsyncClient, game_id: str, seat: int) -> dict[s
     raise AssertionError("the analysis did not finish")
 
 
+@pytest.mark.slow  # two seats weighed by the strong search: 7 s
 def test_a_seat_is_weighed_in_its_own_process_and_kept_with_the_game(tmp_path: Path) -> None:
     async def test(me: httpx.AsyncClient, other: httpx.AsyncClient, store: Store) -> None:
         work, record = stored_game("g1")

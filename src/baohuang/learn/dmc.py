@@ -161,10 +161,11 @@ class Trainer:
         progress: Progress | None = None,
         ray: str | None = None,
         games: int | None = None,
+        updates: int | None = None,
     ) -> Counters:
-        """Train for ``minutes`` more of wall time (or until ``games`` more games are in, if
-        that comes first), the actors on this machine or on the Ray cluster at ``ray``; the
-        counters after it."""
+        """Train for ``minutes`` more of wall time (or until ``games`` more games are in, or
+        ``updates`` more updates are done, if that comes first), the actors on this machine or
+        on the Ray cluster at ``ray``; the counters after it."""
         self.folder.mkdir(parents=True, exist_ok=True)
         config, counters = self.config, self.counters
         torch.set_num_threads(1 if config.actors else 2)
@@ -175,16 +176,21 @@ class Trainer:
         next_log = time.monotonic() + 5.0
         credit = 0.0  # updates the new samples allow (Config.replay)
         enough = counters.games + games if games is not None else None
+        goal = counters.updates + updates if updates is not None else float("inf")
         source.publish(self.net, config.teacher_at(counters.seconds))
         try:
-            while time.monotonic() < deadline and (enough is None or counters.games < enough):
+            while (
+                time.monotonic() < deadline
+                and (enough is None or counters.games < enough)
+                and counters.updates < goal
+            ):
                 got = source.collect()
                 for samples in got:
                     self.buffer.add(samples)
                     counters.samples += len(samples)
                     counters.games += 1
                     credit += len(samples) * config.replay / config.batch
-                while credit >= 1 and self.buffer.size >= config.batch:
+                while credit >= 1 and self.buffer.size >= config.batch and counters.updates < goal:
                     self._update()
                     credit -= 1
                     if counters.updates % config.sync == 0:
