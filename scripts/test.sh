@@ -2,9 +2,9 @@
 # Set up everything the tests need (a virtual environment; Debian's PostgreSQL, Chromium, Redis,
 # nginx and Node.js when missing) and run every check: ruff, mypy --strict, the import layers
 # (lint-imports), pytest.
-# `--fast` runs the fast lane alone: the engine, bots, cli and in-process server tests, without
-# the slow ones and PostgreSQL, on every core (pytest-xdist): 70 s on two quiet cores, 2 to 5
-# minutes on busy ones. Other arguments go to pytest.
+# `--fast` runs the fast lane alone: the engine, bots, cli and in-process server tests and the
+# goldens, without the slow ones and PostgreSQL, on every core (pytest-xdist): 70 s on two quiet
+# cores, 2 to 5 minutes on busy ones (docs/testing.md). Other arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fast=false
@@ -35,7 +35,7 @@ fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev]'
 if $fast; then
     exec .venv/bin/pytest -n auto -m "not e2e and not slow and not postgres" \
-        tests/engine tests/bots tests/cli tests/server "$@"
+        tests/engine tests/bots tests/cli tests/server tests/goldens "$@"
 fi
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .

@@ -1,4 +1,5 @@
-"""Fixtures shared by every test folder, hypothesis' profile, and the folder markers."""
+"""Fixtures shared by every test folder, hypothesis' profile, the folder markers, and the
+``--update-goldens`` option (tests/goldens)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,16 @@ settings.load_profile("baohuang")
 
 TESTS = Path(__file__).parent
 #: Each test folder's marker (pyproject.toml registers them): ``-m engine``, ``-m "not e2e"``.
-FOLDERS = ("engine", "bots", "cli", "server", "e2e", "env", "learn")
+FOLDERS = ("engine", "bots", "cli", "server", "e2e", "env", "learn", "goldens")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-goldens",
+        action="store_true",
+        help="write tests/goldens/goldens.json from this tree instead of checking it "
+        "(a change that alters the goldens says so in its commit: docs/testing.md)",
+    )
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
