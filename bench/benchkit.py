@@ -1,18 +1,19 @@
-"""What the benchmark scripts share: the machine's description, and the alternating runs that
-keep the best of each measurement (the machine is shared; noise only slows)."""
+"""What the benchmark scripts share: the stamp on their result files (the commit, date,
+machine, command line and settings: :mod:`baohuang.provenance`, which the CLI's ``--json``
+results carry too), and the alternating runs that keep the best of each measurement (the
+machine is shared; noise only slows)."""
 
 from __future__ import annotations
 
-import datetime
-import json
-import os
-import platform
-import subprocess
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from rich.console import Console
+
+from baohuang.provenance import machine, stamp, write_stamped
+
+__all__ = ["Rated", "alternate", "best", "machine", "save", "stamp"]
 
 
 class Rated(Protocol):
@@ -49,34 +50,8 @@ def alternate(
     return [best(runs) for runs in zip(*mine, strict=True)], best(other) if other else None
 
 
-def machine(**extra: Any) -> dict[str, Any]:
-    """Where the figures come from."""
-    return {
-        "python": platform.python_version(),
-        "implementation": platform.python_implementation(),
-        "processor": platform.processor() or platform.machine(),
-        "cpu_count": os.cpu_count(),
-        "platform": platform.platform(),
-        **extra,
-    }
-
-
-def stamp(settings: dict[str, Any]) -> dict[str, Any]:
-    """What a result file says of itself: the commit, the date, the machine, the settings."""
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
-    ).stdout.strip()
-    return {
-        "commit": commit,
-        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
-        "machine": machine(),
-        "settings": {
-            k: v if isinstance(v, int | float | list) else str(v) for k, v in settings.items()
-        },
-    }
-
-
-def save(path: Path | None, settings: dict[str, Any], **data: Any) -> None:
-    """Write ``data`` to ``path`` as JSON under a :func:`stamp` (nothing without a path)."""
+def save(path: Path | None, settings: dict[str, Any], /, **data: Any) -> None:
+    """Write ``data`` to ``path`` as JSON under a :func:`stamp` of ``settings`` (the script's
+    ``vars(args)``; nothing without a path)."""
     if path is not None:
-        path.write_text(json.dumps({"stamp": stamp(settings), **data}, indent=1) + "\n")
+        write_stamped(path, settings, data)

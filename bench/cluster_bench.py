@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import re
 import shutil
@@ -42,7 +41,7 @@ from sqlalchemy.engine import make_url
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from baohuang.client.loadtest import load_test
-from benchkit import machine
+from benchkit import machine, save
 from helpers.cluster import Node, Redis
 from helpers.servers import LiveServer, Postgres
 
@@ -310,9 +309,7 @@ def main() -> None:
     console.print(capacity(runs, args.model, args.per_table))
     info = machine()
     console.print(f"Python {info['python']} on {info['processor']}, {info['cpu_count']} CPUs")
-    if args.json:
-        data = {"machine": info, "runs": [run.figures() for run in runs]}
-        args.json.write_text(json.dumps(data, indent=2) + "\n")
+    save(args.json, vars(args), machine=info, runs=[run.figures() for run in runs])
     shutil.rmtree(folder, ignore_errors=True)
 
 

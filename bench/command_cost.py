@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
-import json
 import pstats
 import random
 import tempfile
@@ -36,6 +35,7 @@ from baohuang.server.connection import Conn
 from baohuang.server.lobby import Lobby
 from baohuang.server.mailbox import Cmd, Hello
 from baohuang.server.store import Store, UserRow
+from benchkit import save
 
 CONFIG = TableConfig(preset="classic", games=50, bots=0, timer=0, pause=0, bot_delay=0)
 
@@ -168,8 +168,7 @@ def main() -> None:
     )
     if profile is not None:
         pstats.Stats(profile).sort_stats("tottime").print_stats(args.profile)
-    if args.json:
-        args.json.write_text(json.dumps(result | {"database": kind}, indent=2) + "\n")
+    save(args.json, vars(args), **result, database=kind)
 
 
 if __name__ == "__main__":

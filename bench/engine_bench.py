@@ -10,7 +10,6 @@ skipped.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 import time
@@ -27,7 +26,7 @@ from baohuang import Play, Rules
 from baohuang.engine.cards import format_cards
 from baohuang.engine.movegen import plays_for, rank_counts
 from baohuang.engine.rules import PRESETS
-from benchkit import alternate, machine
+from benchkit import alternate, machine, save
 
 RULES = Rules.preset("classic")
 #: Positions sampled from random games before timing move generation.
@@ -281,18 +280,18 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"Python {info['python']} ({info['implementation']}) on {info['processor']}, "
         f"{info['cpu_count']} CPUs; {args.seconds:g} s per run, seed {args.seed}"
     )
-    if args.json:
-        figures = {
-            "machine": info,
-            "seconds": args.seconds,
-            "seed": args.seed,
-            "positions": POSITIONS,
-            "rows": [r.figures() for r in rows],
-            "rlcard": rlcard.figures() if rlcard else None,
-            "ratios": ratios,
-            "target_ratio": TARGET_RATIO,
-        }
-        args.json.write_text(json.dumps(figures, indent=2) + "\n")
+    save(
+        args.json,
+        vars(args),
+        machine=info,
+        seconds=args.seconds,
+        seed=args.seed,
+        positions=POSITIONS,
+        rows=[r.figures() for r in rows],
+        rlcard=rlcard.figures() if rlcard else None,
+        ratios=ratios,
+        target_ratio=TARGET_RATIO,
+    )
 
 
 if __name__ == "__main__":

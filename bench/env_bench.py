@@ -15,7 +15,6 @@ skipped.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 import time
@@ -30,7 +29,7 @@ from rich.table import Table
 
 from baohuang import env as bh
 from baohuang.engine.rules import PRESETS
-from benchkit import alternate, machine
+from benchkit import alternate, machine, save
 
 #: Timed runs per measurement; the best is kept.
 ROUNDS = 2
@@ -201,18 +200,18 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"{info['cpu_count']} CPUs, numpy {info['numpy']}; {args.seconds:g} s per run, "
         f"seed {args.seed}"
     )
-    if args.json:
-        figures = {
-            "machine": info,
-            "seconds": args.seconds,
-            "seed": args.seed,
-            "rows": [r.figures() for r in rows],
-            "rlcard": rlcard.figures() if rlcard else None,
-            "ratios": ratios,
-            "lowest_raw_ratio": low,
-            "target_ratio": TARGET_RATIO,
-        }
-        args.json.write_text(json.dumps(figures, indent=2) + "\n")
+    save(
+        args.json,
+        vars(args),
+        machine=info,
+        seconds=args.seconds,
+        seed=args.seed,
+        rows=[r.figures() for r in rows],
+        rlcard=rlcard.figures() if rlcard else None,
+        ratios=ratios,
+        lowest_raw_ratio=low,
+        target_ratio=TARGET_RATIO,
+    )
 
 
 if __name__ == "__main__":

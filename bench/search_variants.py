@@ -36,6 +36,7 @@ from baohuang.bots.base import BOTS
 from baohuang.bots.heuristic import HeuristicBot
 from baohuang.bots.search import SearchBot
 from baohuang.engine.rules import Rules
+from benchkit import save
 
 NAME = "variant"
 
@@ -104,7 +105,7 @@ def main() -> None:
     variant, _ = summarize(names, records)
     per_deal = [sum(r.points[0]) / len(r.points[0]) for r in records]
     if args.json:
-        Path(args.json).write_text(json.dumps(kept | {"settings": settings, "per_deal": per_deal}))
+        save(Path(args.json), vars(args), **kept, settings=settings, per_deal=per_deal)
     roles = ", ".join(
         f"{role} {points:+.2f}"
         for role in ROLES

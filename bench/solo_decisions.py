@@ -22,9 +22,7 @@ from __future__ import annotations
 
 import argparse
 import copy
-import json
 import statistics
-import subprocess
 import sys
 import time
 from collections import Counter
@@ -48,7 +46,7 @@ from baohuang.engine.match import game_seed
 from baohuang.engine.rules import Rules
 
 sys.path.insert(0, str(Path(__file__).parent))
-from benchkit import machine
+from benchkit import save
 
 #: Strength thresholds tried for "declare from θ" (the heuristic's hand strength).
 THRESHOLDS = [x / 2 for x in range(-2, 15)]
@@ -214,23 +212,8 @@ def main() -> None:
     summary = report(shapes, decisions, console)
     seconds = time.perf_counter() - started
     console.print(f"{seconds:.0f} s")
-    if args.json:
-        commit = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
-        ).stdout.strip()
-        changed = subprocess.run(
-            ["git", "status", "--porcelain", "src"], capture_output=True, text=True, check=False
-        ).stdout.strip()
-        commit += "-dirty" if changed else ""  # measured on changes not yet committed
-        stamp = {
-            "commit": commit,
-            "date": time.strftime("%Y-%m-%d"),
-            "machine": machine(jobs=args.jobs),
-            "settings": vars(args) | {"json": str(args.json)},
-            "seconds": round(seconds),
-        }
-        data = {**stamp, "summary": summary, "decisions": [asdict(d) for d in decisions]}
-        args.json.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+    decided = [asdict(d) for d in decisions]
+    save(args.json, vars(args), seconds=round(seconds), summary=summary, decisions=decided)
 
 
 if __name__ == "__main__":

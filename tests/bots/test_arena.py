@@ -24,6 +24,7 @@ from baohuang.bots.arena import (
     summarize,
 )
 from baohuang.cli import app
+from helpers.stamps import check_stamp
 
 CLASSIC = Rules.preset("classic")
 runner = CliRunner()
@@ -137,6 +138,7 @@ def test_cli_arena_table_and_json(tmp_path: Path) -> None:
     assert [row.split(" | ")[0] for row in rows[2:]] == ["| heuristic", "| auto"]
     data = json.loads(path.read_text())
     assert data["preset"] == "classic" and data["games"] == 3 and data["games_played"] == 30
+    check_stamp(data, bots="heuristic,auto", games=3, seed=4, json_path=str(path), lang="en")
     for name in ("heuristic", "auto"):
         bot = data["bots"][name]
         assert bot["ci_low"] <= bot["mean"] <= bot["ci_high"]

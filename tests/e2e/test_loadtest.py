@@ -40,6 +40,7 @@ from baohuang.client.loadtest import (
 )
 from baohuang.protocol.messages import SEATS
 from helpers.servers import LiveServer, free_port
+from helpers.stamps import check_stamp
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +74,9 @@ def test_command_writes_the_report(server: LiveServer, tmp_path: Path) -> None:
     result = CliRunner().invoke(typer_app(), [*args, "--json", str(out)])
     assert result.exit_code == 0, result.output
     assert "Load test" in result.output and "1 / 1" in result.output
-    assert json.loads(out.read_text())["games_completed"] == 1
+    data = json.loads(out.read_text())
+    assert data["games_completed"] == 1
+    check_stamp(data, url=[server.url], tables=1, bot="auto", json_file=str(out), chaos=False)
 
 
 def test_unreachable_server_is_a_clear_error() -> None:
@@ -347,6 +350,7 @@ def test_chaos_command_reports_a_frozen_table(tmp_path: Path) -> None:
     assert "Chaos soak" in result.output and "first stalls:" in result.output
     data = json.loads(out.read_text())
     assert data["stalls"] == 1 and data["errors"] == 0 and not data["ok"]
+    check_stamp(data, chaos=True, minutes=0.25, tables=1, json_file=str(out))
     stall = data["first_stalls"][0]
     assert stall["phase"] == "playing" and stall["idle_s"] >= 2  # timer 1 + grace 0 + slack 1
     assert stall["table"] in result.output and stall["trail"]

@@ -21,6 +21,7 @@ from baohuang.engine.rules import Rules
 from baohuang.features.actions import action_features
 from baohuang.learn.expert import SHARD, Lessons, expert_game, generate, load_all, shards
 from baohuang.learn.fit import MODEL, PROVENANCE, FitConfig, Fitter
+from helpers.stamps import FIELDS, check_stamp
 
 pytestmark = pytest.mark.slow
 
@@ -73,8 +74,8 @@ def agreement(model: QModel, lessons: Lessons) -> float:
 def test_the_fit_learns_the_experts_choices_and_resumes_to_its_budget(games: Path) -> None:
     """300 updates on ten games of the heuristic: the learned bot's best-valued action is the
     heuristic's in most decisions (far above chance); a second run with a budget of 400 goes on
-    from 300 and stops at 400; the model's provenance names the commit, the settings, the games
-    and the updates."""
+    from 300 and stops at 400; the model's provenance carries the stamp (the commit, the date,
+    the machine, the command, the settings), the games and the updates."""
     torch.manual_seed(0)
     lessons = load_all(games)
     chance = float(np.mean(1 / np.diff(lessons.offsets)))
@@ -91,6 +92,7 @@ def test_the_fit_learns_the_experts_choices_and_resumes_to_its_budget(games: Pat
     provenance = json.loads((games / PROVENANCE).read_text())
     assert provenance["updates"] == 400 and provenance["games"] == SHARD
     assert provenance["settings"]["hidden"] == [64] and provenance["commit"]
+    check_stamp({"stamp": {key: provenance[key] for key in FIELDS}}, seed=0, preset="classic")
     assert provenance["decisions"] == len(lessons)
     bot = LearnedBot(CLASSIC, QModel.load(games / MODEL))
     result = play_out(new_game(CLASSIC, "after"), [bot] * 5)

@@ -8,17 +8,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.progress import Progress
 
 from ..client.errors import ClientError
+from ..provenance import write_stamped
 from .options import Lang, LangOption
 from .server import need_load_extra
 from .terminal import metrics_table
@@ -136,6 +136,7 @@ DEFAULT_URL = "http://127.0.0.1:8000"
 
 
 def loadtest(
+    ctx: typer.Context,
     url: Annotated[
         list[str] | None,
         typer.Option(
@@ -213,6 +214,7 @@ def loadtest(
     """压力测试：多桌机器人通过 WebSocket 对战一台运行中的服务器；--chaos：混沌测试。 Load-test a
     running server with tables of bot clients over real WebSockets; --chaos: a chaos soak."""
     need_load_extra("loadtest", "压力测试")
+    options = ctx.params  # the JSON report's stamp
     console = Console(highlight=False)
     urls = url or [DEFAULT_URL]
     if chaos:
@@ -234,7 +236,7 @@ def loadtest(
             chaos_every=chaos_every,
             seed=seed,
         )
-        run_chaos(console, urls, settings, json_file, lang.value)
+        run_chaos(console, urls, settings, json_file, lang.value, options)
         return
     from ..client.loadtest import load_test
 
@@ -256,7 +258,8 @@ def loadtest(
             )
         )
     title = LABELS["title"][pick]
-    show(console, title, report_rows(report, lang.value), report, json_file, lang.value)
+    rows = report_rows(report, lang.value)
+    show(console, title, rows, report, json_file, lang.value, options)
 
 
 def run_chaos(
@@ -265,9 +268,10 @@ def run_chaos(
     settings: ChaosSettings,
     json_file: Path | None,
     lang: str,
+    options: Mapping[str, Any],
 ) -> None:
-    """Run the soak under a progress bar over its time, print the report, write the JSON; exit
-    1 on any stall or error."""
+    """Run the soak under a progress bar over its time, print the report, write the JSON
+    (stamped with the command's ``options``); exit 1 on any stall or error."""
     from ..client.chaos import chaos_soak
 
     pick = 0 if lang == "zh" else 1
@@ -287,7 +291,7 @@ def run_chaos(
     ]
     notes = [CHAOS_LABELS["first_stalls"][pick], *stalls] if stalls else []
     title = CHAOS_LABELS["title"][pick]
-    show(console, title, chaos_rows(report, lang), report, json_file, lang, notes)
+    show(console, title, chaos_rows(report, lang), report, json_file, lang, options, notes)
 
 
 @contextlib.contextmanager
@@ -308,10 +312,11 @@ def show(
     report: LoadReport,
     json_file: Path | None,
     lang: str,
+    options: Mapping[str, Any],
     notes: Sequence[str] = (),
 ) -> None:
-    """Print the report's ``rows``, ``notes`` and first errors, write its JSON; exit 1 unless it
-    is ok."""
+    """Print the report's ``rows``, ``notes`` and first errors, write its JSON under a stamp of
+    the command's ``options`` (:mod:`baohuang.provenance`); exit 1 unless it is ok."""
     console.print(metrics_table(title, rows, lang))
     for line in notes:
         console.print(line, style="bold red", markup=False)
@@ -320,6 +325,6 @@ def show(
         for line in report.first_errors:
             console.print(f"  {line}", markup=False)
     if json_file is not None:
-        json_file.write_text(json.dumps(report.to_dict(), ensure_ascii=False, indent=2) + "\n")
+        write_stamped(json_file, options, report.to_dict(), indent=2)
     if not report.ok:
         raise typer.Exit(1)

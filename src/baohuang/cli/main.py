@@ -7,7 +7,6 @@ Chinese first; ``--lang en`` switches every message to English (see :mod:`baohua
 
 from __future__ import annotations
 
-import json
 import random
 import time
 from collections import Counter
@@ -35,6 +34,7 @@ from ..engine.match import Match, game_seed
 from ..engine.record import read_record, replay, write_record
 from ..engine.rules import PRESETS, Rules
 from ..engine.views import View
+from ..provenance import write_stamped
 from ..text.catalog import ACTION_WORDS, t
 from .analyse import analyse_command
 from .describe import describe, refresh_markdown, summary
@@ -494,6 +494,7 @@ def parse_bots(text: str, lang: str) -> list[str]:
 
 @app.command(cls=Command)
 def arena(
+    ctx: typer.Context,
     bots: Annotated[
         str,
         typer.Option(
@@ -552,7 +553,7 @@ def arena(
     console.print(arena_markdown(stats, lang.value), markup=False, soft_wrap=True)
     if json_path is not None:
         document = arena_json(rules, games, seed, stats)
-        json_path.write_text(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+        write_stamped(json_path, ctx.params, document, indent=2)
         console.print(t("arena.json", lang.value, path=json_path), markup=False)
 
 

@@ -9,15 +9,14 @@ best-valued action, so it plays as the expert would where the network has learnt
 
 Every ``eval_every`` updates the model is exported and plays ``eval_deals`` duplicate deals
 against the heuristic. The folder holds ``fit.pt`` (network, optimizer, counters, log),
-``model.npz`` (the bot's weights), ``provenance.json`` (commit, settings, games, updates, the
-command), ``fit_log.csv`` and ``fit_curve.png``. The learner uses a GPU when one is there.
+``model.npz`` (the bot's weights), ``provenance.json`` (the :func:`~baohuang.provenance.stamp`:
+commit, date, machine, command and settings; games, decisions, updates), ``fit_log.csv`` and
+``fit_curve.png``. The learner uses a GPU when one is there.
 """
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -30,6 +29,7 @@ from torch.nn import functional
 
 from ..engine.rules import Rules
 from ..features.actions import action_features
+from ..provenance import stamp
 from .curve import plot_curve
 from .expert import SHARD, Lessons, load_all, shards
 from .network import HIDDEN, QNet
@@ -171,23 +171,13 @@ class Fitter:
         self.net.to_model(False, rules).save(self.folder / MODEL)
         provenance = {
             "method": "expert iteration: imitation of the expert's games (baohuang.learn.fit)",
-            "commit": commit(),
-            "settings": asdict(self.config),
+            **stamp(asdict(self.config)),
             "games": len(shards(self.folder)) * SHARD,
             "decisions": len(self.lessons) if self.lessons is not None else None,
             "updates": self.counters.updates,
-            "command": " ".join(["baohuang", *sys.argv[1:]]),
         }
         (self.folder / PROVENANCE).write_text(json.dumps(provenance, indent=1) + "\n")
 
     def save(self) -> None:
         keep(self, self.folder / CHECKPOINT, self.folder / LOG)
         plot_curve(self.log, self.folder / CURVE, self.config.preset, by="updates")
-
-
-def commit() -> str:
-    """The checkout's commit (``unknown`` outside one)."""
-    found = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
-    ).stdout.strip()
-    return found or "unknown"
