@@ -704,13 +704,19 @@ NARRATION: list[tuple[dict[str, Any], list[str], list[str]]] = [
     ({"kind": "roles", "emperor": 2}, [], []),  # the 登基 before it said who is emperor
     (
         {"kind": "poll", "poll": "show", "seats": [3, 4, 0, 1]},
-        ["问明保：座位3、座位4、座位0（你）、座位1 依次表态"],
-        ["asking for showing the guard (明保): seat 3, seat 4, seat 0 (you), seat 1 in turn"],
+        ["问明保：座位3、座位4、座位0（你）、座位1 同时表态，都表态后一起公布"],
+        [
+            "asking for showing the guard (明保): seat 3, seat 4, seat 0 (you), seat 1 "
+            "answer at once, told together when all are in"
+        ],
     ),
     (
         {"kind": "poll", "poll": "rebel", "seats": [3, 4, 0, 1]},
-        ["问造反：座位3、座位4、座位0（你）、座位1 依次表态"],
-        ["asking for rebellion (造反): seat 3, seat 4, seat 0 (you), seat 1 in turn"],
+        ["问造反：座位3、座位4、座位0（你）、座位1 同时表态，都表态后一起公布"],
+        [
+            "asking for rebellion (造反): seat 3, seat 4, seat 0 (you), seat 1 "
+            "answer at once, told together when all are in"
+        ],
     ),
     ({"kind": "poll", "poll": "kick", "seats": []}, [], []),
     (

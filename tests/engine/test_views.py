@@ -44,7 +44,9 @@ CARD_TOKEN = re.compile(r'(?<=["\s])(?:[2-9TJQKA][shdc]|[BR]\*?)(?=["\s])')
 #: Each event kind's TypedDict (a seat's copy of such an event), by kind.
 EVENT_SHAPES = {get_args(get_type_hints(t)["kind"])[0]: t for t in get_args(SeatEvent)}
 #: View keys that differ between seats; every other key is public and the same for all.
-PER_SEAT_KEYS = {"seat", "hand", "role", "solo", "guard", "legal"}
+PER_SEAT_KEYS = {"seat", "hand", "role", "solo", "guard", "legal", "answer"}
+#: In a sealed poll (R14) the seat to act is per seat too: the seat itself, or nobody.
+SEALED_KEYS = {*PER_SEAT_KEYS, "turn"}
 
 
 def card_tokens(text: str) -> set[str]:
@@ -111,8 +113,9 @@ class ViewChecker:
             secret -= self.public | (self.known[viewer] if viewer is not None else set())
             leaked = card_tokens(text) & secret
             assert not leaked, f"seat {viewer} sees others' cards {leaked}"
-            assert {k: v for k, v in view.items() if k not in PER_SEAT_KEYS} == {
-                k: v for k, v in spectator.items() if k not in PER_SEAT_KEYS
+            own = SEALED_KEYS if game.sealed else PER_SEAT_KEYS
+            assert {k: v for k, v in view.items() if k not in own} == {
+                k: v for k, v in spectator.items() if k not in own
             }
             assert typed.hand == (tuple(hands[viewer]) if viewer is not None else None)
             self.check_own(game, viewer, typed)
@@ -144,12 +147,21 @@ class ViewChecker:
         """The per-seat keys: role, legal actions, the guard and a solo as the seat may know."""
         emperor, guard, over, settled = game.emperor, game.guard, game.is_over, self.settled
         dark = settled and emperor is not None and guard is None and not game.open_solo
+        if game.sealed:
+            # R14: nothing public tells who has answered; a seat sees its own answer alone.
+            assert view.asked and set(game.to_act) <= set(view.asked)
+            assert view.turn == (viewer if viewer in game.to_act else None)
+            sealed = {s: str(a) for s, a in game.poll_sealed}
+            assert view.answer == (sealed.get(viewer) if viewer is not None else None)
+        else:
+            assert view.asked == () and view.answer is None and view.turn == game.current_seat
         if viewer is None:  # a spectator sees no hand and has no options
             assert view.role is None and view.legal == ()
         else:
             assert view.hand is not None and len(view.hand) == view.counts[viewer]
-            mine = viewer == game.current_seat
-            assert list(view.legal) == ([str(a) for a in game.legal_actions()] if mine else [])
+            mine = viewer in game.to_act
+            legal = [str(a) for a in game.legal_actions(viewer)]
+            assert list(view.legal) == (legal if mine else [])
             role = None if emperor is None else "emperor" if viewer == emperor else None
             if settled and viewer != emperor:
                 role = "guard" if viewer == guard else "rebel"
@@ -359,7 +371,8 @@ def passes_seen(game: Game, poll: str) -> dict[bool, set[tuple[frozenset[str], s
 )
 def test_r14_r9_4_r9_5_a_guards_pass_looks_exactly_like_anyone_elses(name: str, poll: str) -> None:
     """暗保 and "no 造反" are one ``pass`` (R9.4, R9.5, R8.10): the others' views and events
-    cannot tell the guard's from anyone else's."""
+    cannot tell the guard's from anyone else's. Sealed (R14): until the poll's last answer the
+    others see nothing at all change."""
     game = find_game(
         lambda g: g.guard is not None and all(passes_seen(g, poll).values()),
         preferring(lambda g, a: a == PASS or isinstance(a, Call)),
@@ -367,8 +380,7 @@ def test_r14_r9_4_r9_5_a_guards_pass_looks_exactly_like_anyone_elses(name: str, 
     )
     seen = passes_seen(game, poll)
     assert seen[True] == seen[False]
-    declare = [{"kind": "declare", "poll": poll, "answer": "pass"}]
-    assert seen[True] == {(frozenset({"turn", "seq"}), json.dumps(declare))}
+    assert seen[True] == {(frozenset(), "[]")}
 
 
 #: The phases in which roles are chosen (R8, R9, R11); tribute (R12) comes before them.
@@ -387,13 +399,18 @@ def hidden_guard(game: Game, seat: int) -> bool:
 
 def first_event_shape(game: Game, action: Any) -> tuple[tuple[Any, ...], bool]:
     """What everyone sees of ``action`` by the seat to act, on a copy of the game: the kind,
-    keys and poll answer of the event it makes, and whether it names the seat openly (a
-    ``reveal`` of it, or an open solo it declares)."""
+    keys and poll answer of the event it makes (in a sealed poll, its ``declare`` once the
+    others have passed), and whether it names the seat openly (a ``reveal`` of it, or an open
+    solo it declares)."""
     seat, since = game.current_seat, len(game.events)
     after = game.clone()
     after.apply(action)
+    poll = after.poll
+    while after.sealed and after.poll == poll:  # R14: told when the others have answered too
+        after.apply(PASS)
     events = after.events_for(None, since)
-    first = events[0]
+    mine = [e for e in events if e["kind"] == "declare" and e["seat"] == seat]
+    first = mine[0] if game.sealed else events[0]
     shape = (first["kind"], tuple(sorted(first)), first.get("poll"), first.get("answer"))
     named = any(e["kind"] in ("reveal", "open_solo") and e.get("seat") == seat for e in events)
     return shape, named

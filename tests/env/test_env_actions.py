@@ -71,8 +71,8 @@ def check_game(rules: Rules, seed: int, limit: int = 10_000) -> set[str]:
         _, mask = observer.observe(game, seat)
         assert mask.dtype == np.int8 and mask.shape == (len(table),)
         assert sorted(np.flatnonzero(mask).tolist()) == sorted(ids)  # mask == legal actions
-        for other in range(5):  # nobody else may act: their masks are empty
-            if other != seat:
+        for other in range(5):  # nobody else may act: their masks are empty (R14: in a
+            if other not in game.to_act:  # sealed poll, every seat yet to answer may)
                 assert not game.view(other).legal
         action = table.action(ids[rng.randrange(len(ids))])
         kinds.add(action.kind if isinstance(action, Declare) else type(action).__name__)

@@ -45,6 +45,9 @@ from helpers.scoring import expected_outcome, expected_scores
 #: Candidate turns after which the deal is void: R8.6 c0 declines twice; R9.3 two full laps;
 #: R11.2 a second lap in which nobody is able.
 VOID_AFTER = {"called": SEATS + 1, "fixed": 2 * SEATS, "kk_classic": 2 * SEATS}
+#: The polls whose answers are sealed until all are in (R14): any seat yet to answer may act,
+#: and the declarations come together, in the poll's order, when the last has answered.
+SEALED = frozenset({"show", "rebel"})
 #: Events that only ever follow a play or a declaration the referee has foreseen.
 FORESEEN = frozenset({"reveal", "cleared", "kick", "rebellion"})
 
@@ -391,7 +394,8 @@ class Referee:
     def on_declare(self, game: Game, pub: Pub, priv: dict[int, Any]) -> None:
         seat, poll, answer = pub["seat"], pub["poll"], pub["answer"]
         assert not priv and set(pub) == {"seat", "poll", "answer"}  # a pass is a pass (R9.5)
-        assert poll == self.poll and seat == self.queue.pop(0) == self.to_act
+        assert poll == self.poll and seat == self.queue.pop(0)
+        assert poll in SEALED or seat == self.to_act
         assert answer in {str(a) for a in self.poll_options(seat)}
         ends = answer in ("solo", "grab", "kick")  # the first to declare wins
         if answer in ("solo", "grab"):
@@ -576,6 +580,23 @@ class Referee:
             assert not +self.due and not self.transit
         self.check_turn(game)
 
+    def check_sealed(self, game: Game) -> None:
+        """R14: in a sealed poll every asked seat yet to answer may act, and no answer is
+        published before the last: the seats that may act are some of the poll's, the seat
+        to act the first of them, each with its own options, and nothing was declared yet."""
+        waiting = game.to_act
+        assert (
+            waiting
+            and set(waiting) <= set(self.queue)
+            and self.queue == self.poll_seats(self.poll or "")
+        )
+        assert game.current_seat == waiting[0]
+        assert list(waiting) == [s for s in self.queue if s in waiting]  # the poll's order
+        for seat in waiting:
+            assert set(game.legal_actions(seat)) == self.poll_options(seat)
+        for seat in set(range(SEATS)) - set(waiting):
+            assert game.legal_actions(seat) == []
+
     def check_turn(self, game: Game) -> None:
         """The seat to act and its legal actions, by phase."""
         seat, legal = game.current_seat, game.legal_actions()
@@ -588,6 +609,9 @@ class Referee:
             top = max(c.rank for c in hand)
             assert self.due_order[0][0] == seat
             assert set(legal) == {Tribute(c) for c in hand if c.rank == top}
+            return
+        if game.phase == "poll" and self.poll in SEALED:
+            self.check_sealed(game)
             return
         assert seat == self.to_act
         if game.phase == "candidate":

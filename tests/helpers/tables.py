@@ -75,6 +75,9 @@ class Client:
             elif msg["t"] == "snapshot":
                 self.seq, self.view, self.events = msg["v"], data["view"], []
                 self.clock, self.history = data["clock"], data["history"]
+            elif msg["t"] == "view":  # R14: its own answer to a sealed poll kept
+                assert msg["v"] == self.seq, f"a view at {msg['v']}, events at {self.seq}"
+                self.view, self.clock = data["view"], data["clock"]
             elif msg["t"] == "welcome":
                 self.seat, self.clock = data["seat"], data["clock"]
             elif msg["t"] == "ack" and data.get("token"):

@@ -222,7 +222,9 @@ def test_a_restart_replays_only_the_current_game(
     applied = []
     original = Game.apply
     monkeypatch.setattr(
-        Game, "apply", lambda game, action: applied.append(action) or original(game, action)
+        Game,
+        "apply",
+        lambda game, action, seat=None: applied.append(action) or original(game, action, seat),
     )
     harness.restart()
     assert len(applied) == moves  # the two earlier games were not played again

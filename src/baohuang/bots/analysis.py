@@ -150,8 +150,8 @@ def analyse(
     decisions: list[Decision] = []
     for index, entry in enumerate(record["actions"]):
         action = parse_action(entry["action"])
-        if entry["seat"] == seat and game.current_seat == seat and not isinstance(action, Escape):
-            view, legal = game.view(seat), game.legal_actions()
+        if entry["seat"] == seat and seat in game.to_act and not isinstance(action, Escape):
+            view, legal = game.view(seat), game.legal_actions(seat)
             played = _as_legal(action, legal)
             search.look(view)
             weighed = only is None or index in only
@@ -160,7 +160,7 @@ def analyse(
             search.acted(view, played)
             if done is not None:
                 done(1)
-        game.apply(action)
+        game.apply(action, entry["seat"])
     points = game.result.scores[seat] if game.result else None
     return Analysis(seat, rules.name, deals, tuple(decisions), points)
 

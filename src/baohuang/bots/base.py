@@ -122,9 +122,9 @@ def catch_up(bot: Bot, history: Mapping[str, Any], seat: int) -> None:
     game = start_game(dict(history))
     for entry in history["actions"]:
         action = parse_action(entry["action"])
-        if entry["seat"] == seat and game.current_seat == seat and not isinstance(action, Escape):
+        if entry["seat"] == seat and seat in game.to_act and not isinstance(action, Escape):
             observe(game.view(seat), action)
-        game.apply(action)
+        game.apply(action, entry["seat"])
 
 
 def bot_step(game: Game, bot: Bot) -> Action:

@@ -246,8 +246,9 @@ def _alone(event: dict[str, Any]) -> Said:
             said += [(f"event.{kind}.dark", e)] if e.get("solo") == "dark" else []
             said += [("event.guard_is", e)] if isinstance(e.get("guard_seat"), int) else []
             return said + ([("event.dark", e)] if e.get("dark") else [])
-        case "poll":  # nothing to tell when nobody is asked
-            return [("event.poll", e)] if e["seats"] else []
+        case "poll":  # nothing to tell when nobody is asked; R14: 明保 and 造反 are sealed
+            sealed = e["poll"] in ("show", "rebel")
+            return [("event.poll.sealed" if sealed else "event.poll", e)] if e["seats"] else []
         case "open_solo":  # four cards shown (R8.7), declared (R9.2, R9.3, R11.3), grabbed (R11.4)
             how = e.get("how", "shown")
             if how != "shown":

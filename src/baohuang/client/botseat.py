@@ -147,7 +147,7 @@ class BotSeat(TableClient):
                 self.seen(data)
                 if data["kind"] == "match_over":
                     return
-            if kind in ("event", "snapshot") and self.my_turn(data.get("view")):
+            if kind in ("event", "snapshot", "view") and self.my_turn(data.get("view")):
                 await self.act(data["view"])
 
     async def rejoin(self, lost: BaseException) -> None:
@@ -209,7 +209,7 @@ class BotSeat(TableClient):
         """Whether ``msg`` shows the :attr:`pending` command answered, applied or overtaken:
         its ``ack`` or ``error``; a game event (an ``act`` is applied or stale by then); for a
         ``ready``, this seat's ``ready`` event or a game under way; for an ``act``, a snapshot
-        (its view is acted on instead)."""
+        or the seat's own ``view`` (its view is acted on instead)."""
         assert self.pending is not None
         command_id, data, _ = self.pending
         kind, body = msg["t"], msg["d"]
@@ -221,6 +221,8 @@ class BotSeat(TableClient):
             return event in ("start", "game") or (event == "ready" and mine)
         if kind == "snapshot":
             return bool(data["op"] == "act" or body["table"]["status"] == "playing")
+        if kind == "view":  # R14: a sealed poll's answer kept, or the seat's view on its return
+            return bool(data["op"] == "act")
         return False
 
     def seen(self, data: dict[str, Any]) -> None:

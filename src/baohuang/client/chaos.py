@@ -497,6 +497,8 @@ class Person(SeatClient):
             self.in_game = data["table"]["status"] == "playing"
             if kind == "snapshot" and data["view"] and not self.gone:
                 self.on_view(data["view"])
+        elif kind == "view" and not self.gone:  # R14: its own answer to a sealed poll kept
+            self.on_view(data["view"])
         elif kind == "ack":
             self.on_ack(data)
 

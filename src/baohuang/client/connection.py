@@ -27,7 +27,7 @@ IDLE_TIMEOUT = 30.0
 #: Seconds to wait for the server's side of a closing handshake.
 CLOSE_TIMEOUT = 1.0
 #: The envelope types a server sends.
-SERVER_MESSAGES = frozenset({"welcome", "event", "snapshot", "ack", "error", "pong"})
+SERVER_MESSAGES = frozenset({"welcome", "event", "snapshot", "view", "ack", "error", "pong"})
 
 #: Given every message received, once checked.
 Listener = Callable[[dict[str, Any]], None]

@@ -6,7 +6,8 @@ poll phase (R8, R9, R11) that shows the seat the view it has, with ``hands`` as 
 cards. What a view does not show is given too: the candidate chain's first seat and the turns
 taken so far (R8.5, R9.3, R11.2). A poll starts again from its first seat: the seats asked
 before the view's seat answer again (a search replays them, passing where their answer was a
-pass). The guard follows from the hands (R8.7: the other holder of the called card; R9.4:
+pass); in a sealed poll (明保, 造反, R14) the view shows no answer of another seat, and nobody has
+answered yet. The guard follows from the hands (R8.7: the other holder of the called card; R9.4:
 ``B*``'s holder).
 """
 
@@ -62,6 +63,7 @@ def determinize(
     game.trick, game.places, game.clear_watch, game.cleared = [], [], None, []
     game.escaped, game.result, game._legal, game._texts = None, None, None, None
     game.phase, game.poll, game.poll_queue, game.poll_yes = view.phase, None, [], []
+    game.poll_sealed = []
     game.current_seat = view.turn
     if view.poll is not None:
         game.poll = view.poll

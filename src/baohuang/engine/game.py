@@ -5,8 +5,14 @@ decisions (roles.py) are actions just like plays; the rules they follow are in `
 Steps with no choice (a candidate without a callable triple declining, R8.4; the 登基 forced by
 a 转让, R9.3; a tribute or call with a single option) are applied by the engine itself and
 appear in the event log, not in the action log. Polls (明独, 抢独, 明保, 造反, 踢) always ask
-every seat in turn, even one whose only answer is ``pass``, and a candidate who may only accept
-is asked too (R9.3, R11.2), so that nobody learns a role or a hand from who is asked.
+every seat, even one whose only answer is ``pass``, and a candidate who may only accept is asked
+too (R9.3, R11.2), so that nobody learns a role or a hand from who is asked.
+
+**Who may act.** One seat at a time, :attr:`Game.current_seat`, but in a sealed poll (明保,
+造反: R14, ``roles.py``) every asked seat that has not answered may (:attr:`Game.to_act`), in
+any order: name the seat, ``game.legal_actions(seat)`` and ``game.apply(action, seat)``. The
+current seat is then the first of them in the poll's order, so a caller that plays one seat at
+a time (the environment, bots playing a game out, records) goes on as before.
 
 **Cards for a rank-only play.** When a :class:`~baohuang.engine.plays.Play` is applied, the engine
 takes the cards of the rank in suit order ``s h d c`` with the card that would reveal the
@@ -52,7 +58,7 @@ from .cards import (
 from .errors import IllegalActionError as IllegalActionError
 from .movegen import SIX, THREE, plays_for
 from .plays import Play, allowed, beats, must_empty_hand
-from .roles import RolePhases
+from .roles import SEALED_POLLS, RolePhases
 from .rounds import game_over, going_out, next_holder, next_leader, round_over
 from .rules import Rules
 from .scoring import GameResult, Outcome, escape_scores, outcome, score
@@ -71,6 +77,7 @@ _LIST_SLOTS = (
     "tribute_paid",
     "pile",
     "poll_queue",
+    "poll_sealed",
     "poll_yes",
     "trick",
     "places",
@@ -147,33 +154,72 @@ class Game(RolePhases):
         """Points per seat once the game is over (R10), else ``None``."""
         return list(self.result.scores) if self.result else None
 
-    def legal_actions(self) -> list[Action]:
-        """Every action the seat to act may take now (empty once the game is over).
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        """The seats that may act now: :attr:`current_seat`, or in a sealed poll every asked
+        seat yet to answer, in the poll's order (R14); empty once the game is over.
+        ``escape N`` (R10.4) is open to every seat at any time and not counted here."""
+        seat = self.current_seat
+        if seat is None:
+            return ()
+        if self.phase == "poll" and self.poll in SEALED_POLLS:
+            return tuple(self.poll_queue)
+        return (seat,)
+
+    @property
+    def sealed(self) -> bool:
+        """A sealed poll is in progress (R14): its answers are published together."""
+        return self.phase == "poll" and self.poll in SEALED_POLLS
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Every action ``seat`` (by default the seat to act) may take now; empty when it may
+        not act (:attr:`to_act`) or the game is over.
 
         ``escape N`` (R10.4) is always open to every seat and is not listed.
         """
-        return list(self._legal_now())
+        if seat is None or seat == self.current_seat:
+            return list(self._legal_now())
+        return self._poll_options(seat) if seat in self.to_act else []
 
-    def legal_texts(self) -> tuple[str, ...]:
+    def legal_texts(self, seat: int | None = None) -> tuple[str, ...]:
         """:meth:`legal_actions` in notation (a view's ``legal``)."""
+        if seat is not None and seat != self.current_seat:
+            return tuple([str(a) for a in self.legal_actions(seat)])
         # Kept until the next action; a play keeps its notation, cheaper than __str__.
         if self._texts is None:
             self._texts = tuple([a.text if type(a) is Play else str(a) for a in self._legal_now()])
         return self._texts
 
-    def apply(self, action: Action | str) -> None:
-        """Apply ``action`` for :attr:`current_seat` (an escape for its own seat); raises
-        :class:`IllegalActionError` or :class:`NotationError` and leaves the game unchanged."""
+    def apply(self, action: Action | str, seat: int | None = None) -> None:
+        """Apply ``action`` for ``seat``: by default :attr:`current_seat`, or any seat of
+        :attr:`to_act` (an escape is for its own seat); raises :class:`IllegalActionError` or
+        :class:`NotationError` and leaves the game unchanged."""
         if isinstance(action, str):
             action = parse_action(action)
-        seat = self.current_seat
-        if seat is None:
+        if self.current_seat is None:
             raise IllegalActionError("error.game.over")
         if isinstance(action, Escape):
             if action.seat not in range(SEATS):
                 raise IllegalActionError("error.game.no_seat", seat=action.seat)
+            if seat is not None and seat != action.seat:
+                raise IllegalActionError("error.game.escape_self")
             seat = action.seat
-        elif self.phase == "play":
+        elif seat is None or seat == self.current_seat:
+            seat = self.current_seat
+            action = self._checked(seat, action)
+        elif seat not in self.to_act:
+            raise IllegalActionError("error.game.not_to_act", seat=seat)
+        elif action not in self._poll_options(seat):
+            options = ", ".join(str(a) for a in self._poll_options(seat))
+            raise IllegalActionError("error.game.phase.poll", action=str(action), options=options)
+        self.actions.append((seat, action))
+        self._dispatch(seat, action)
+        if self.phase in _AUTO_PHASES:
+            self._auto()
+
+    def _checked(self, seat: int, action: Action) -> Action:
+        """``action`` of the seat to act, checked (a rank-only play as the cards it takes)."""
+        if self.phase == "play":
             if isinstance(action, Pass):
                 if self.lead is None:
                     raise IllegalActionError("error.game.must_lead")
@@ -181,7 +227,7 @@ class Game(RolePhases):
                 legal = self._legal  # plays are interned: one listed as legal needs no check
                 if legal is None or action not in legal:
                     self._check_play(seat, action)
-                action = PlayCards(tuple(self.cards_for(seat, action)))
+                return PlayCards(tuple(self.cards_for(seat, action)))
             elif isinstance(action, PlayCards):
                 self._check_play(seat, action.play, action.cards)
             else:
@@ -191,10 +237,7 @@ class Game(RolePhases):
             raise IllegalActionError(
                 f"error.game.phase.{self.phase}", action=str(action), options=options
             )
-        self.actions.append((seat, action))
-        self._dispatch(seat, action)
-        if self.phase in _AUTO_PHASES:
-            self._auto()
+        return action
 
     def clone(self) -> Game:
         """An independent copy, cheap enough for search."""

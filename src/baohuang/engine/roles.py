@@ -13,6 +13,13 @@ Three families (Rules.selection), in words in ``docs/rules.md``:
 Then, as the rules ask: 抢独 (R11.4), the 明保 poll (R9.4, R8.10: only the guard may show; every
 other answer is ``pass``), the 造反 poll (R9.5: the guard's only answer is ``pass``), 踢 (R9.6),
 and the first round (R6.1).
+
+**Sealed polls (R14).** In 明保 and 造反 (:data:`SEALED_POLLS`) the options a seat has tell its
+role, so who answers when must tell nothing: every asked seat may answer at once, in any order
+(:attr:`~baohuang.engine.game.Game.to_act`), without seeing another's answer; the answers are
+kept (``poll_sealed``) and published together when the last is in: the ``declare`` events (a
+明保's ``reveal`` after its own) in the poll's seat order, and the action log rewritten to that
+order, so that the game, its events and its record are the same whoever answered first.
 """
 
 from __future__ import annotations
@@ -56,6 +63,9 @@ from .events import Poll
 from .scoring import tribute_payments, tribute_transfers
 from .state import SEATS, GameState
 
+#: The polls whose answers are sealed until every asked seat has answered (R14, module docstring):
+#: 明保 (R9.4, R8.10, only the guard may show) and 造反 (R9.5, the guard may only pass).
+SEALED_POLLS: frozenset[Poll] = frozenset({"show", "rebel"})
 #: Candidate turns before the deal is void: R8.6 c0 twice around, R9.3 two laps, R11.2 two laps.
 CHAIN_TURNS = {"called": SEATS + 1, "fixed": 2 * SEATS, "kk_classic": 2 * SEATS}
 
@@ -104,6 +114,7 @@ class RolePhases(GameState):
         self.poll = None
         self.poll_queue = []
         self.poll_yes = []
+        self.poll_sealed = []
         self.lead = None
         self.last_player = -1
         self.passes = 0
@@ -414,6 +425,7 @@ class RolePhases(GameState):
         self.poll = poll
         self.poll_queue = self._poll_seats(poll)
         self.poll_yes = []
+        self.poll_sealed = []
         self._event("poll", {"poll": poll, "seats": list(self.poll_queue)})
         self.current_seat = self.poll_queue[0] if self.poll_queue else None
         if not self.poll_queue:
@@ -434,6 +446,9 @@ class RolePhases(GameState):
         return [PASS] if seat == self.guard else [REBEL, PASS]  # R9.5: the guard only declines
 
     def _answer(self, seat: int, action: Action) -> None:
+        if self.poll in SEALED_POLLS:
+            self._seal(seat, action)
+            return
         poll = self.poll
         self._event("declare", {"seat": seat, "poll": poll, "answer": str(action)})
         self.poll_queue.pop(0)
@@ -452,6 +467,34 @@ class RolePhases(GameState):
             self._event("kick", {"seat": seat})
             self._start_play()
             return
+        if self.poll_queue:
+            self.current_seat = self.poll_queue[0]
+        else:
+            self._end_poll()
+
+    def _seal(self, seat: int, action: Action) -> None:
+        """R14: keep ``seat``'s answer to a sealed poll unpublished; with the last one, publish
+        them all in the poll's order (module docstring) and close the poll."""
+        self.poll_queue.remove(seat)
+        self.poll_sealed.append((seat, action))
+        if self.poll_queue:
+            self.current_seat = self.poll_queue[0]  # the first asked seat yet to answer
+            return
+        assert self.poll is not None
+        order = self._poll_seats(self.poll)
+        answers = dict(self.poll_sealed)
+        self.poll_sealed = []
+        # The last answers of the action log are this poll's (nothing else may happen in it
+        # but an escape, which ends the game): in the poll's order, as if asked in turn.
+        tail = self.actions[-len(order) :]
+        self.actions[-len(order) :] = sorted(tail, key=lambda entry: order.index(entry[0]))
+        for asked in order:
+            self._publish(asked, answers[asked])
+        self._end_poll()
+
+    def _publish(self, seat: int, action: Action) -> None:
+        """A sealed poll's answer made public: its ``declare``, and what it declares."""
+        self._event("declare", {"seat": seat, "poll": self.poll, "answer": str(action)})
         if action is SHOW:
             self.open_guard = True  # R9.4, R8.10 明保 (a 转让 may have revealed the guard)
             if not self.guard_revealed:
@@ -459,10 +502,6 @@ class RolePhases(GameState):
                 self._event("reveal", {"seat": seat, "role": "guard"})
         elif action is REBEL:
             self.poll_yes.append(seat)
-        if self.poll_queue:
-            self.current_seat = self.poll_queue[0]
-        else:
-            self._end_poll()
 
     def _end_poll(self) -> None:
         poll = self.poll

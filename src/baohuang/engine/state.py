@@ -60,6 +60,7 @@ class GameState:
         "played_view",
         "poll",
         "poll_queue",
+        "poll_sealed",
         "poll_yes",
         "previous",
         "rebellion",
@@ -120,7 +121,11 @@ class GameState:
     rebellion: bool
     kicked: bool
     poll: Poll | None
+    #: The seats still to answer the poll in progress, in the poll's order.
     poll_queue: list[int]
+    #: A sealed poll's answers given so far, unpublished (R14, roles.py), in the order given.
+    poll_sealed: list[tuple[int, Action]]
+    #: The seats that declared 造反 (R9.5).
     poll_yes: list[int]
     lead: Play | None
     last_player: int

@@ -71,7 +71,8 @@ class View:
     deal: int
     """The deal's number in this game (0 first; a void deal, R8.6, deals again)."""
     turn: int | None
-    """The seat to act; null once the game is over."""
+    """The seat to act; null once the game is over. In a sealed poll (``asked``) the view's
+    own seat while it has yet to answer, else null: nobody learns who has answered (R14)."""
     hand: tuple[str, ...] | None
     """The seat's own cards, high first; null for a spectator."""
     role: Role | None
@@ -104,6 +105,10 @@ class View:
     """The marked jokers in the pack: ``RB``, ``R`` or empty (R7)."""
     poll: Poll | None
     """The poll in progress, in the poll phase."""
+    asked: tuple[int, ...]
+    """In a sealed poll (明保, 造反; R14): every seat asked, in the poll's order. They answer at
+    once, none seeing another's answer, and the answers are published together when the last
+    is in; until then nothing public tells who has answered. Empty otherwise."""
     open_guard: bool
     """明保 was declared (R9.4, R8.10)."""
     guard_revealed: bool
@@ -118,6 +123,9 @@ class View:
     """The game's result once it is over."""
     legal: tuple[str, ...]
     """The seat's legal actions in notation, when it is to act; else empty."""
+    answer: str | None
+    """The seat's own answer to the sealed poll in progress, until the answers are published
+    (R14); else null."""
     seq: int
     """The number of engine events so far."""
 
@@ -144,6 +152,7 @@ class View:
             "places": list(self.places),
             "marked": self.marked,
             "poll": self.poll,
+            "asked": list(self.asked),
             "open_guard": self.open_guard,
             "guard_revealed": self.guard_revealed,
             "rebellion": self.rebellion,
@@ -151,6 +160,7 @@ class View:
             "escaped": self.escaped,
             "result": self.result.to_dict() if self.result is not None else None,
             "legal": list(self.legal),
+            "answer": self.answer,
             "seq": self.seq,
         }
 
@@ -179,6 +189,7 @@ class View:
             places=tuple(data["places"]),
             marked=data["marked"],
             poll=data["poll"],
+            asked=tuple(data.get("asked", ())),
             open_guard=data["open_guard"],
             guard_revealed=data["guard_revealed"],
             rebellion=data["rebellion"],
@@ -186,6 +197,7 @@ class View:
             escaped=data["escaped"],
             result=GameResult.from_dict(result) if result is not None else None,
             legal=tuple(data["legal"]),
+            answer=data.get("answer"),
             seq=data["seq"],
         )
 
@@ -222,14 +234,14 @@ def known_solo(game: Game, seat: int | None) -> Solo | None:
 
 def build_view(game: Game, seat: int | None) -> View:
     """The view of ``game`` for ``seat`` (see the module docstring)."""
-    hand, role, solo, guard, legal = _own(game, seat)
-    phase, turn, pile, due = game.phase, game.current_seat, game.pile, game.tribute_due
+    hand, role, solo, guard, legal, turn, answer = _own(game, seat)
+    phase, pile, due = game.phase, game.pile, game.tribute_due
     lead, played = game.lead_view, game.played_view  # made once per play, then kept
     if lead is None and game.lead is not None:
         lead = _lead(game)
     if played is None:
         played = _played(game)
-    # Positional, in field order: a view is built at every decision, and CPython matching 28
+    # Positional, in field order: a view is built at every decision, and CPython matching 30
     # keyword arguments by name costs more than building the rest of it. Lists then tuples:
     # faster than tuple(generator).
     return View(
@@ -253,6 +265,7 @@ def build_view(game: Game, seat: int | None) -> View:
         tuple(game.places),
         game.marked,
         game.poll,
+        _asked(game),
         game.open_guard,
         game.guard_revealed,
         game.rebellion,
@@ -260,8 +273,16 @@ def build_view(game: Game, seat: int | None) -> View:
         game.escaped,
         game.result,
         legal,
+        answer,
         len(game.events),  # seq
     )
+
+
+def _asked(game: Game) -> tuple[int, ...]:
+    """The seats a sealed poll asks (R14), in its order; empty outside one."""
+    if game.sealed and game.poll is not None:
+        return tuple(game._poll_seats(game.poll))
+    return ()
 
 
 def _played(game: Game) -> dict[str, int]:
@@ -281,15 +302,30 @@ def _lead(game: Game) -> Lead:
     return lead
 
 
-def _own(
-    game: Game, seat: int | None
-) -> tuple[tuple[str, ...] | None, Role | None, Solo | None, int | None, tuple[str, ...]]:
-    """What only ``seat`` may know: its hand, role, the solo and guard as it knows them, and
-    its legal actions (on its turn)."""
+_Own = tuple[
+    tuple[str, ...] | None,
+    Role | None,
+    Solo | None,
+    int | None,
+    tuple[str, ...],
+    int | None,
+    str | None,
+]
+
+
+def _own(game: Game, seat: int | None) -> _Own:
+    """What only ``seat`` may know: its hand, role, the solo and guard as it knows them, its
+    legal actions (when it may act), the seat to act as it may know it (in a sealed poll
+    itself or nobody, R14) and its sealed answer."""
     hand = game.hand_tuple(seat) if seat is not None else None
-    acting = seat is not None and seat == game.current_seat
-    legal = game.legal_texts() if acting else ()
-    return hand, known_role(game, seat), known_solo(game, seat), known_guard(game, seat), legal
+    turn, answer = game.current_seat, None
+    if game.sealed:
+        turn = seat if seat is not None and seat in game.poll_queue else None
+        answer = next((str(a) for s, a in game.poll_sealed if s == seat), None)
+    acting = seat is not None and seat == turn
+    legal = game.legal_texts(seat) if acting else ()
+    solo, guard = known_solo(game, seat), known_guard(game, seat)
+    return hand, known_role(game, seat), solo, guard, legal, turn, answer
 
 
 def views_json(game: Game, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
@@ -301,9 +337,10 @@ def views_json(game: Game, seats: Sequence[int | None]) -> dict[int | None, dict
         if public is None:
             out[seat] = public = build_view(game, seat).to_json()
             continue
-        hand, role, solo, guard, legal = _own(game, seat)
+        hand, role, solo, guard, legal, turn, answer = _own(game, seat)
         data = public.copy()  # the shared values are never changed: safe to share
         own = list(hand) if hand is not None else None
-        data.update(seat=seat, hand=own, role=role, solo=solo, guard=guard, legal=list(legal))
+        data.update(seat=seat, turn=turn, hand=own, role=role, solo=solo, guard=guard)
+        data.update(legal=list(legal), answer=answer)
         out[seat] = data
     return out

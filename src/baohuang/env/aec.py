@@ -142,8 +142,9 @@ class BaohuangEnv(AECEnv):  # type: ignore[misc]
         self.history.update(game.events)
         view = game.view(_SEAT[agent])
         obs = self.encoder.encode(view, self.history, match.index)
-        # The view lists the seat's own legal actions, and only on its turn (R14).
-        ids = self._legal_ids() if view.legal else ()
+        # The acting agent's own legal actions, only on its turn (R14): in a sealed poll the
+        # others asked have options in their views too, but act when they are selected.
+        ids = self._legal_ids() if agent == self.agent_selection and view.legal else ()
         return {"observation": obs, "action_mask": self._masks.make(ids)}
 
     def step(self, action: int | np.integer[Any] | None) -> None:

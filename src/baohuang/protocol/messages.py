@@ -8,7 +8,8 @@ had seen when it made the command.
 
 Client → server: ``hello`` (first message: who I am and what I have seen), ``cmd`` (a command
 with an id), ``ping``. Server → client: ``welcome``, ``event``, ``snapshot``, ``ack``,
-``error``, ``pong``. ``docs/protocol.md`` and ``docs/protocol.schema.json`` are generated from
+``error``, ``pong``, and ``view`` (to one seat alone: its answer to a sealed poll was kept,
+R14). ``docs/protocol.md`` and ``docs/protocol.schema.json`` are generated from
 this module (``baohuang protocol --out docs``).
 """
 
@@ -296,9 +297,11 @@ else:
 
 
 class TurnClock(Model):
-    """The countdown of the person the game waits on: when it ends, 托管 plays for them (R13)."""
+    """The countdown of the person the game waits on: when it ends, 托管 plays for them (R13).
+    In a sealed poll (R14, the view's ``asked``) the poll's countdown, one for every seat asked:
+    when it ends, each person yet to answer answers ``pass``."""
 
-    seat: SeatNo
+    seat: SeatNo | None = Field(description="The seat it runs for; null in a sealed poll.")
     remaining: float = Field(description="Seconds left when the server sent this.")
     timer: float = Field(description="The countdown's full length in seconds.")
 
@@ -369,6 +372,16 @@ class Snapshot(Model):
     )
 
 
+class OwnView(Model):
+    """This seat's view changed with no table event: its answer to a sealed poll (明保, 造反;
+    R14) was kept, unpublished until every seat asked has answered. Sent to the seat's own
+    connections alone, under the table's latest sequence number: no other connection learns
+    that anyone answered (when the last answer is in, one ``game`` event publishes them all)."""
+
+    view: View
+    clock: TurnClock | None = None
+
+
 class Ack(Model):
     """A command was applied (or was a repeat of one that was)."""
 
@@ -427,6 +440,12 @@ class ServerSnapshot(Model):
     d: Snapshot
 
 
+class ServerView(Model):
+    t: Literal["view"]
+    v: int
+    d: OwnView
+
+
 class ServerAck(Model):
     t: Literal["ack"]
     v: int
@@ -446,6 +465,12 @@ class ServerPong(Model):
 
 
 ServerMessage = Annotated[
-    ServerWelcome | ServerEvent | ServerSnapshot | ServerAck | ServerError | ServerPong,
+    ServerWelcome
+    | ServerEvent
+    | ServerSnapshot
+    | ServerView
+    | ServerAck
+    | ServerError
+    | ServerPong,
     Field(discriminator="t"),
 ]

@@ -36,6 +36,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
         "d": {"kind": "game", "game": 0, "events": [{"seq": 57, "kind": "pass", "seat": 1}]},
     },
     "snapshot": {"t": "snapshot", "v": 42, "d": {"table": "…", "seat": 0, "view": "…"}},
+    "view": {"t": "view", "v": 42, "d": {"view": "…View…", "clock": None}},
     "ack": {"t": "ack", "v": 43, "d": {"id": "c7"}},
     "error": {
         "t": "error",

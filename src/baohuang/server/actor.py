@@ -21,7 +21,7 @@ from sqlalchemy import update
 from sqlalchemy.orm import Session
 
 from ..bots.heuristic import HeuristicBot
-from ..engine.actions import Action, Escape, parse_action
+from ..engine.actions import PASS, Action, Escape, parse_action
 from ..engine.cards import format_cards
 from ..engine.errors import BaohuangError
 from ..engine.plays import Play
@@ -118,6 +118,8 @@ class TableActor(TableState):
         #: Events folded but not yet stored, and work for the same transaction (:meth:`_flush`).
         self._rows: list[dict[str, Any]] = []
         self._works: list[Work] = []
+        #: Seats whose own view changed with no event: a sealed poll's answer kept (R14).
+        self._own_views: set[int] = set()
         self._started = asyncio.Event()
 
     # ------------------------------------------------------------------ lifecycle
@@ -187,7 +189,14 @@ class TableActor(TableState):
     # ------------------------------------------------------------------ the public state
 
     def clock_info(self) -> dict[str, Any] | None:
-        """The countdown of the person the game waits on: seconds until 托管 takes over."""
+        """The countdown of the person the game waits on: seconds until 托管 takes over; in a
+        sealed poll (R14) the poll's, the same for every seat asked and naming none."""
+        if self.in_game() and self.game.sealed:
+            at = liveness.poll_deadline(self)
+            if at is None:
+                return None
+            remaining = round(max(0.0, at - self.clock.now()), 3)
+            return {"seat": None, "remaining": remaining, "timer": self.config.timer}
         due = liveness.acting(self)
         if due is None or not isinstance(due.wake, TakeOver):
             return None
@@ -249,6 +258,7 @@ class TableActor(TableState):
         from it: game over, match over, a leaver replaced by a bot) in one write; then each
         is sent, in order."""
         if not self._rows:
+            self._send_own_views()
             return
         rows, works = self._rows, self._works
         self._rows, self._works = [], []
@@ -267,9 +277,28 @@ class TableActor(TableState):
             views = views_json(self.game, [seat for seat, _ in groups])
         for row in rows:
             self._broadcast(row["seq"] - 1, groups, views)
+        self._send_own_views()
+
+    def _send_own_views(self) -> None:
+        """R14: a seat whose answer to the sealed poll in progress was kept gets its new view
+        (answered, waiting for the others) on its own connections; no other connection hears
+        of it. Once the answers are published, their event carries every view instead."""
+        seats, self._own_views = self._own_views, set()
+        if not seats or not self.in_game() or not self.game.sealed:
+            return
+        for seat in sorted(seats):
+            chair = self.seats[seat]
+            if chair is None or not chair.conns:
+                continue
+            data = {"view": self.game.view(seat).to_json(), "clock": self.clock_info()}
+            text = message("view", self.seq, data)
+            for conn in chair.conns:
+                conn.send(text)
 
     def _is_current(self, seat: int) -> bool:
-        return self.in_game() and self.game.current_seat == seat
+        """``seat`` is the one the game waits on (in a sealed poll none is: its clock is the
+        poll's, R14)."""
+        return self.in_game() and not self.game.sealed and self.game.current_seat == seat
 
     def _broadcast(
         self,
@@ -367,6 +396,9 @@ class TableActor(TableState):
 
     async def _take_over(self, reason: str) -> None:
         """R13: 托管 takes the seat to act (its timer ran out, or its person stayed away)."""
+        if self.game.sealed:
+            await self._poll_timeout()
+            return
         seat = self.game.current_seat
         chair = self.seats[seat] if seat is not None else None
         if chair is not None and not chair.played_by_bot:
@@ -424,6 +456,10 @@ class TableActor(TableState):
                 conn.send(message("event", index + 1, data))
         else:
             conn.send(message("snapshot", self.seq, self.snapshot(seat)))
+        if chair and seat is not None and self.in_game() and self.game.sealed:
+            # R14: its own view as it is now (a restart forgets kept answers: asked again)
+            own = {"view": self.game.view(seat).to_json(), "clock": self.clock_info()}
+            conn.send(message("view", self.seq, own))
         if chair and seat is not None and len(chair.conns) == 1:
             chair.away_until = None
             self._record("connected", {"seat": seat, "on": True})
@@ -617,8 +653,13 @@ class TableActor(TableState):
         last = self.log.last_game_seq
         if seen < last:
             raise Refused("stale", "error.server.stale", seen=seen, last=last)
-        turn = self.game.current_seat
-        if turn is not None and turn != seat:  # a game in progress has a seat to act
+        game = self.game
+        if game.sealed and seat not in game.to_act:  # R14: names nobody else
+            asked = seat in self.game.view(None).asked
+            key = "error.server.poll_answered" if asked else "error.server.poll_not_asked"
+            raise Refused("not_your_turn", key)
+        turn = game.current_seat
+        if turn is not None and seat not in game.to_act:  # a game in progress has a seat to act
             raise Refused("not_your_turn", "error.server.turn_of", seat=turn)
         if chair.auto:
             raise Refused("not_allowed", "error.server.auto_on")
@@ -635,21 +676,32 @@ class TableActor(TableState):
         game = self.game
         before = len(game.events)
         try:
-            game.apply(action)
+            game.apply(action, seat)
         except BaohuangError as exc:
             raise Refused("illegal", exc.code, **exc.params) from None
         fresh = game.events[before:]
+        if not fresh:
+            # R14: an answer to a sealed poll, kept until the last is in: no event, only the
+            # seat's own view (_send_own_views); stored with the action that closes the poll.
+            self.sealed.append((seat, str(action)))
+            self._own_views.add(seat)
+            return
         private = {
             s: {"events": [e.to_json(s) for e in fresh]}
             for s in range(SEATS)
             if any(s in e.private for e in fresh)
         }
-        applied = str(game.actions[-1][1])
+        # A play as the cards it took; a sealed poll's answers are in the poll's order now.
+        applied = str(game.actions[-1][1] if isinstance(action, Play) else action)
+        secret: dict[str, Any] = {"seat": seat, "action": applied, "id": command_id}
+        if self.sealed:
+            secret["sealed"] = [[s, a] for s, a in self.sealed]
+            self.sealed = []
         self._record(
             "game",
             {"game": self.game_index, "events": [e.to_json(None) for e in fresh]},
             private,
-            {"seat": seat, "action": applied, "id": command_id},
+            secret,
         )
         if game.is_over:
             await self._finish_game()
@@ -658,9 +710,9 @@ class TableActor(TableState):
         if not self.in_game():
             raise Refused("not_allowed", "error.server.no_game")
         game = self.game
-        if game.current_seat != seat:
+        if seat not in game.to_act:
             raise Refused("not_your_turn", "error.server.not_turn")
-        choice = HeuristicBot(self.rules).choose(game.view(seat), game.legal_actions())
+        choice = HeuristicBot(self.rules).choose(game.view(seat), game.legal_actions(seat))
         if isinstance(choice, Play):
             return format_cards(game.cards_for(seat, choice))
         return str(choice)
@@ -727,12 +779,25 @@ class TableActor(TableState):
     # ------------------------------------------------------------------ bots
 
     async def _bot_turn(self) -> None:
-        """The bot of the seat to act (its own, or the table's for 托管) acts."""
+        """The bot of the seat to act (its own, or the table's for 托管) acts; in a sealed
+        poll every bot asked answers at once (R14), in the poll's order."""
         game = self.game
-        seat = game.current_seat
-        chair = self.seats[seat] if seat is not None else None
-        if seat is None or chair is None or not chair.played_by_bot:
+        if game.sealed:
+            turn = self.turn()
+            for seat in game.to_act:
+                chair = self.seats[seat]
+                if self.turn() != turn or chair is None or not chair.played_by_bot:
+                    continue  # the answers were published (the last was in), or a person's
+                await self._apply(seat, await self._seat_bot(seat, chair).choose(game, seat), None)
             return
+        current = game.current_seat
+        chair = self.seats[current] if current is not None else None
+        if current is None or chair is None or not chair.played_by_bot:
+            return
+        await self._apply(current, await self._seat_bot(current, chair).choose(game, current), None)
+
+    def _seat_bot(self, seat: int, chair: Seat) -> SeatBot:
+        """The bot playing ``seat`` (made at its first turn)."""
         bot = self.bots[seat]
         if bot is None:
             self.made += 1
@@ -741,7 +806,16 @@ class TableActor(TableState):
             bot = self.bots[seat] = SeatBot(
                 key, level, self.rules, f"{self.seed}/{seat}", self.pool
             )
-        await self._apply(seat, await bot.choose(game, seat), None)
+        return bot
+
+    async def _poll_timeout(self) -> None:
+        """A sealed poll's timer ran out (R14): every person yet to answer answers ``pass``,
+        R13's default answer, without going on 托管 (who was still thinking must not show)."""
+        turn = self.turn()
+        for seat in self.game.to_act:
+            chair = self.seats[seat]
+            if self.turn() == turn and chair is not None and not chair.played_by_bot:
+                await self._apply(seat, PASS, None)
 
 
 def _set_status(table_id: str, status: str) -> Work:

@@ -155,7 +155,7 @@ class BotPool:
         seat: int,
     ) -> Action | None:
         """The action the bot ``key`` (``table/seat/n``) of ``level`` chooses for ``seat``,
-        the seat to act in ``game``; ``None`` when the pool cannot serve it in time (the
+        a seat that may act in ``game``; ``None`` when the pool cannot serve it in time (the
         bot is then forgotten: it did not see this turn)."""
         table = key.split("/", 1)[0]
         request = {
@@ -164,7 +164,7 @@ class BotPool:
             "rules": rules.to_dict(),
             "seed": seed,
             "view": game.view(seat).to_json(),
-            "legal": list(game.legal_texts()),
+            "legal": list(game.legal_texts(seat)),
             "until": time.monotonic() + self.wait,
         }
         reason = "busy"
@@ -282,7 +282,8 @@ class SeatBot:
         self._fallback: HeuristicBot | None = None
 
     async def choose(self, game: Game, seat: int) -> Action:
-        """This seat's move in ``game`` (whose seat to act it is)."""
+        """This seat's move in ``game`` (a seat that may act: the seat to act, or one yet to
+        answer a sealed poll, R14)."""
         if self.pool is not None:
             action = await self.pool.choose(self.key, self.level, self.rules, self.seed, game, seat)
             if action is not None:
@@ -291,7 +292,7 @@ class SeatBot:
         if self.local is None:
             self.local = make_bot(self.level, self.rules, self.seed)
             catch_up(self.local, history(game), seat)
-        view, legal = game.view(seat), game.legal_actions()
+        view, legal = game.view(seat), game.legal_actions(seat)
         if isinstance(self.local, SearchBot):  # no pool: its playouts at least leave the loop
             return await asyncio.to_thread(self.local.choose, view, legal)
         return self.local.choose(view, legal)
@@ -301,7 +302,7 @@ class SeatBot:
         if self._fallback is None:
             self._fallback = HeuristicBot(self.rules)
             catch_up(self._fallback, history(game), seat)
-        return self._fallback.choose(game.view(seat), game.legal_actions())
+        return self._fallback.choose(game.view(seat), game.legal_actions(seat))
 
     def close(self) -> None:
         """The seat changed hands: the pool's copy goes."""

@@ -2,7 +2,9 @@
 
 **The rule, enforced here and only here:** whenever the game waits on a seat that a bot plays,
 that is on 托管, whose person is away past the grace, or whose turn timer runs, exactly one
-wake-up is pending that will act for it (slot ``act``). :func:`plan` derives every wake-up a
+wake-up is pending that will act for it (slot ``act``; in a sealed poll, R14, the game waits on
+every asked seat yet to answer, and the one wake-up is the earlier of its bots' answers and its
+timer, :func:`sealed`). :func:`plan` derives every wake-up a
 table needs from its state alone; :func:`arrange`, run after every message the actor handles,
 makes the scheduler hold exactly that. No other code sets or cancels a wake-up, so no path
 (a timeout, 托管 switched on in one's own turn, a tab closed mid-turn, a restart) can leave a
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .mailbox import BotMove, GraceOver, NextGame, TakeOver, Watchdog
+from .mailbox import BotMove, GraceOver, NextGame, TakeOver, TurnKey, Watchdog
 from .scheduler import Due
 
 if TYPE_CHECKING:
@@ -31,10 +33,13 @@ SLACK = 5.0
 
 
 def acting(table: TableActor) -> Due | None:
-    """The one wake-up that acts for the seat the game waits on, if anyone must."""
+    """The one wake-up that acts for the seat the game waits on, if anyone must (in a sealed
+    poll, for the seats it waits on: :func:`sealed`)."""
     turn = table.turn()
     if turn is None:
         return None
+    if table.game.sealed:
+        return sealed(table, turn)
     seat = table.game.current_seat
     chair = table.seats[seat] if seat is not None else None
     if chair is None:
@@ -52,12 +57,34 @@ def acting(table: TableActor) -> Due | None:
     return Due(TakeOver(turn, reason), at)
 
 
+def poll_deadline(table: TableActor) -> float | None:
+    """When a sealed poll's timer runs out: one moment for every person it asks, counted from
+    the poll's start (R14); ``None`` without a timer."""
+    return table.turn_since + table.config.timer if table.config.timer else None
+
+
+def sealed(table: TableActor, turn: TurnKey) -> Due | None:
+    """R14: a sealed poll asks every seat at once. Its bots (and 托管) answer after the bot
+    delay, all in one wake-up; the people yet to answer when the poll's timer runs out answer
+    ``pass`` (R13's default answer, :meth:`TableActor._poll_timeout`). A person away goes on
+    托管 by :func:`grace`, answered or not, so nothing here depends on who has answered but
+    whether a bot still has to."""
+    waiting = [table.seats[seat] for seat in table.game.to_act]
+    dues = []
+    if any(chair is not None and chair.played_by_bot for chair in waiting):
+        dues.append(Due(BotMove(turn), table.turn_since + table.config.bot_delay))
+    deadline = poll_deadline(table)
+    if deadline is not None and any(chair and not chair.played_by_bot for chair in waiting):
+        dues.append(Due(TakeOver(turn, "timeout"), deadline))
+    return min(dues, key=lambda due: due.at, default=None)
+
+
 def grace(table: TableActor) -> Due | None:
-    """People away from the game (other than the seat to act) go on 托管 when their grace
-    ends."""
+    """People away from the game (other than the seat to act; in a sealed poll, any) go on
+    托管 when their grace ends."""
     if not table.in_game():
         return None
-    current = table.game.current_seat
+    current = None if table.game.sealed else table.game.current_seat
     ends = [
         chair.away_until
         for seat, chair in enumerate(table.seats)

@@ -107,7 +107,7 @@ def replay_views(record: dict[str, Any]) -> list[dict[str, Any]]:
     game = _Stepping(record)
     steps = _steps(game, None)
     for entry in record["actions"]:
-        game.apply(entry["action"])
+        game.apply(entry["action"], entry["seat"])
         steps += _steps(game, entry)
     return steps
 

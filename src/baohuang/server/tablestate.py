@@ -50,6 +50,11 @@ class TableState:
         #: A friends' table's room code and its creator's user id (its ``room`` event).
         self.code: str | None = None
         self.creator: int | None = None
+        #: R14: the answers to the sealed poll in progress (明保, 造反) applied to the game and
+        #: not stored yet, as (seat, action): no event may tell who answered when, so they are
+        #: stored with the action that closes the poll (its secret's ``sealed``). A restart
+        #: forgets them: the poll is asked again of the seats that had answered.
+        self.sealed: list[tuple[int, str]] = []
 
     def info(self) -> TableInfo:
         seats = [
@@ -164,7 +169,10 @@ class TableState:
             fresh = self.game.events
         else:
             before = len(self.game.events)
-            self.game.apply(parse_action(row.secret["action"]))
+            # R14: a sealed poll's answers kept before this one are stored with it ("sealed").
+            for seat, action in row.secret.get("sealed", ()):
+                self.game.apply(parse_action(action), seat)
+            self.game.apply(parse_action(row.secret["action"]), row.secret.get("seat"))
             fresh = self.game.events[before:]
         if [e.to_json(None) for e in fresh] != row.public["events"]:
             raise RuntimeError(f"table {self.id} event {row.seq}: the engine replays differently")
@@ -196,6 +204,7 @@ class TableState:
         secret of this game alone: its record may show it once the game is over, and nothing
         else follows from it."""
         self.deal_seeds[index] = seed
+        self.sealed = []
         seeds = self.deal_seeds.__getitem__
         if index == 0:
             self.matches = match

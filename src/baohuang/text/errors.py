@@ -82,6 +82,10 @@ ERRORS: dict[str, tuple[str, str]] = {
         "只能自己逃跑：输入 逃跑",
         "you may only escape yourself: type escape",
     ),
+    "error.game.not_to_act": (
+        "座位{seat}现在不能行动",
+        "seat {seat} may not act now",
+    ),
     "error.game.not_a_play": (
         "现在是出牌阶段：{action} 不是出牌也不是过",
         "it is the play phase: {action} is not a play or pass",
@@ -375,6 +379,11 @@ ERRORS: dict[str, tuple[str, str]] = {
     ),
     "error.server.turn_of": ("现在轮到座位{seat}", "it is seat {seat}'s turn"),
     "error.server.not_turn": ("还没轮到你", "it is not your turn"),
+    "error.server.poll_answered": (
+        "你已表态，等待其他玩家",
+        "you have answered; waiting for the others",
+    ),
+    "error.server.poll_not_asked": ("这次表态不问你", "this poll does not ask you"),
     "error.server.escape": ("要逃跑请离开牌桌", "to escape, leave the table"),
     "error.server.start_private": (
         "只有好友房可以一键补机器人开始：请在空位加机器人并准备",

@@ -103,6 +103,10 @@ NARRATION: dict[str, tuple[str, str]] = {
         "{seat} grabs the solo (抢独): emperor alone against four, everyone else a rebel",
     ),
     "event.poll": ("问{poll}：{seats} 依次表态", "asking for {poll}: {seats} in turn"),
+    "event.poll.sealed": (
+        "问{poll}：{seats} 同时表态，都表态后一起公布",
+        "asking for {poll}: {seats} answer at once, told together when all are in",
+    ),
     "event.declare.show": ("{seat} 明保：我是保皇派", "{seat} shows (明保): I am the guard"),
     "event.declare.rebel": ("{seat} 造反！", "{seat} rebels (造反)!"),
     "event.declare.pass.solo": ("{seat} 不明独", "{seat}: no open solo (不明独)"),

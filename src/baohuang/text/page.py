@@ -202,6 +202,18 @@ PAGE: dict[str, tuple[str, str]] = {
     "ask.grab": ("抢独吗？", "Grab the solo?"),
     "ask.tribute": ("进贡：交出一张最大的牌", "Tribute: pay your highest card"),
     # the table's log (the engine's events are told by narration.py)
+    # R14: 明保 and 造反 are sealed: everyone asked answers at once, told together
+    "poll.answered": ("已表态，等待其他玩家", "Answered: waiting for the others"),
+    "poll.mine": ("你的表态：{answer}", "Your answer: {answer}"),
+    "poll.waiting": (
+        "各家同时表态，都表态后一起公布",
+        "Everyone asked answers at once; the answers are shown together",
+    ),
+    "poll.not_yours": ("你不能选这个", "Not yours to choose"),
+    "poll.clock": (
+        "到时间还没表态的算不表态（过）",
+        "When time runs out, anyone yet to answer passes",
+    ),
     "log.start": ("第 {n} 局开始", "game {n} begins"),
     "log.match_over": ("比赛结束", "the match is over"),
     "log.auto.timeout": ("{name} 超时，托管了", "{name} ran out of time: auto-play (托管) on"),

@@ -29,7 +29,8 @@ export const rooms = {
  * socket drops (sending unanswered commands again), and turns commands into promises
  * answered by their ack or error.
  *
- * handlers: welcome(d), event(d, v), snapshot(d, v), error(d) for errors of no command,
+ * handlers: welcome(d), event(d, v), snapshot(d, v), view(d, v) (this seat's own view, no
+ * event: a sealed poll's answer kept, R14), error(d) for errors of no command,
  * status(online: boolean).
  */
 export class TableConn {
@@ -91,6 +92,9 @@ export class TableConn {
     } else if (t === "snapshot") {
       this.seq = v;
       this.handlers.snapshot(d, v);
+    } else if (t === "view") {
+      // R14: this seat's answer to a sealed poll was kept (no event): its own view alone.
+      if (this.seq === v) this.handlers.view?.(d, v);
     } else if (t === "ack" || t === "error") {
       const waiter = d.id ? this.pending.get(d.id) : null;
       if (waiter) {

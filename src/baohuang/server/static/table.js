@@ -59,6 +59,7 @@ class TablePage {
         snapshot: (d) => this.onSnapshot(d),
         error: (d) => this.onError(d),
         status: (online) => this.onStatus(online),
+        view: (d) => this.onOwnView(d),
       },
       cache ? cache.seq : null,
     );
@@ -144,6 +145,14 @@ class TablePage {
       return;
     }
     if (d.code === "not_found") {
+  /** R14: this seat's answer to a sealed poll is kept until every seat asked has answered:
+   * its own view (answered, waiting for the others), with no event for anyone. */
+  onOwnView(d) {
+    this.setClock(d.clock);
+    this.setView(d.view);
+    this.update();
+  }
+
       this.conn.close();
       mount(this.root, h("div", { class: "panel missing" }, t("conn.missing")));
       return;

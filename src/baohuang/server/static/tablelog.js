@@ -146,8 +146,9 @@ function alone(e) {
       if (e.dark) said.push(["event.dark", e]);
       return said;
     }
-    case "poll": // nothing to tell when nobody is asked
-      return e.seats.length ? [["event.poll", e]] : [];
+    case "poll": // nothing to tell when nobody is asked; R14: 明保 and 造反 are sealed
+      if (!e.seats.length) return [];
+      return [[["show", "rebel"].includes(e.poll) ? "event.poll.sealed" : "event.poll", e]];
     case "open_solo": {
       // four cards shown (R8.7), declared (R9.2, R9.3, R11.3), grabbed (R11.4)
       const how = e.how || "shown";

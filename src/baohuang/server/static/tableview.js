@@ -179,7 +179,8 @@ function seatBox(p, s, k) {
   const { info, view: v } = p;
   const seat = info.seats[s];
   const waiting = info.status === "waiting";
-  const turn = v && v.turn === s && v.phase !== "over";
+  // R14: no seat is marked as thinking in a sealed poll (明保, 造反): all answer at once.
+  const turn = v && v.turn === s && v.phase !== "over" && !v.asked?.length;
   const place = v ? v.places.indexOf(s) : -1;
   const left = p.clock?.seat === s ? p.secondsLeft() : null;
   const relation =
@@ -301,6 +302,7 @@ function centre(p) {
         : info.status !== "finished"
           ? "wait.next"
           : p.seat === null
+  const sealed = v.asked?.length > 0; // R14: everyone asked answers at once
             ? "wait.over"
             : "wait.finished";
     return h("div", { class: "centre" }, h("p", { class: "wait" }, t(key)));
@@ -311,9 +313,13 @@ function centre(p) {
       : t(`phase.${v.phase}`);
   const turnText = p.myTurn()
     ? t("turn.you")
-    : v.turn === null
-      ? null
-      : t("turn.of", { name: p.seatName(v.turn) });
+    : sealed
+      ? v.answer
+        ? null // the dialog's place says it (answered)
+        : t("poll.waiting")
+      : v.turn === null
+        ? null
+        : t("turn.of", { name: p.seatName(v.turn) });
   const flags = [
     v.called
       ? h("span", { class: "badge called" }, `${t("st.called")} ${cardName(v.called)}`)
@@ -322,6 +328,7 @@ function centre(p) {
     v.rebellion ? h("span", { class: "badge flag" }, t("flag.rebellion")) : null,
     v.kicked ? h("span", { class: "badge flag" }, t("flag.kicked")) : null,
   ];
+      sealed ? pollClock(p) : null,
   return h(
     "div",
     { class: "centre" },
@@ -343,7 +350,7 @@ function centre(p) {
         )
       : null,
     v.phase === "play" || v.phase === "over" ? currentPlay(p) : null,
-    p.myTurn() && v.phase !== "play" ? dialog(p) : null,
+    p.myTurn() && v.phase !== "play" ? dialog(p) : v.answer ? answered(p) : null,
     roundsPopover(p),
   );
 }
@@ -456,9 +463,14 @@ function actionLabel(action, v, rules) {
       if (v.poll === "show") return t(v.role === "guard" ? "act.hide" : "act.no_show");
       return t(
         { solo: "act.no_solo", rebel: "act.no_rebel", kick: "act.no_kick", grab: "act.no_grab" }[
+/** R14: a sealed poll's answers, the same two buttons for every seat asked (those a seat may
+ * not give disabled), so that the dialog's shape tells nothing of its role. */
+const SEALED_ANSWERS = { show: ["show", "pass"], rebel: ["rebel", "pass"] };
+
           v.poll
         ] || "act.pass",
       );
+  const answers = (v.asked?.length && SEALED_ANSWERS[v.poll]) || v.legal;
     default:
       return t(`act.${word}`);
   }
@@ -473,18 +485,51 @@ function dialog(p) {
     h("p", { class: "ask" }, ask),
     h(
       "div",
+            disabled: !open,
+            title: open ? null : t("poll.not_yours"),
       { class: "choices" },
-      v.legal.map((a) =>
-        h(
+      answers.map((a) => {
+        const open = v.legal.includes(a);
+        return h(
           "button",
           {
             class: `choice${a === p.suggested ? " suggested" : ""}`,
             "data-action": a,
             onclick: () => p.act(a),
           },
+/** R14: this seat has answered the sealed poll; the answers are told when all are in. */
+function answered(p) {
+  const v = p.view;
+  const ask = t(question(v, p.info.rules));
+  return h(
+    "div",
+    { class: "poll-answered", role: "status", "aria-label": ask },
+    h("p", { class: "ask" }, ask),
+    h("p", { class: "waiting" }, t("poll.answered")),
+    h(
+      "p",
+      { class: "mine-answer" },
+      t("poll.mine", { answer: actionLabel(v.answer, v, p.info.rules) }),
+    ),
+  );
+}
+
+/** A sealed poll's countdown, one for every seat asked (R14): on no seat, in the centre. */
+function pollClock(p) {
+  const left = p.clock && p.clock.seat === null ? p.secondsLeft() : null;
+  if (left === null) return null;
+  const el = h("span", {
+    class: "clock poll-clock",
+    title: t("poll.clock"),
+    role: "timer",
+    "data-total": p.clock.timer || p.info.config.timer || left,
+  });
+  return showClock(el, left);
+}
+
           actionLabel(a, v, p.info.rules),
-        ),
-      ),
+        );
+      }),
     ),
     h("button", { class: "hint small", onclick: () => p.hint() }, t("btn.hint")),
   );
