@@ -117,3 +117,22 @@ def test_rematch_after_a_match_starts_the_next_one(new_page: Callable[..., Page]
     expect(page.locator(".room-bar")).to_have_count(0)
     page.wait_for_selector(".hand .card")
     shot(page, "rematch-started")
+
+
+def test_an_invite_link_seats_a_friend_logged_in_or_not(new_page: Callable[..., Page]) -> None:
+    """#50: the invite link seats a logged-in friend at once, and one who logs in on the way."""
+    a, b, c = new_page(), new_page(), new_page()
+    join(a, "甲")
+    table = create_table(a, bots=0, private=True)
+    code = a.locator(".room-bar .room-code").get_attribute("data-code")
+    join(b, "乙")
+    b.goto(f"/#/room/{code}")
+    b.wait_for_url(f"**/#/table/{table}", wait_until="commit")
+    expect(b.locator(".seat.me")).to_have_count(1)
+    c.goto(f"/#/room/{code}")  # not logged in: the page asks for a name, then seats
+    c.fill("#login input[name=name]", "丙")
+    c.click("#login button[type=submit]")
+    c.wait_for_url(f"**/#/table/{table}", wait_until="commit")
+    expect(c.locator(".seat.me")).to_have_count(1)
+    for page in (a, b):
+        expect(page.locator(".seat .name", has_text="丙")).to_have_count(1)
