@@ -94,7 +94,9 @@ def test_the_fit_learns_the_experts_choices_and_resumes_to_its_budget(games: Pat
     assert provenance["settings"]["hidden"] == [64] and provenance["commit"]
     check_stamp({"stamp": {key: provenance[key] for key in FIELDS}}, seed=0, preset="classic")
     assert provenance["decisions"] == len(lessons)
-    bot = LearnedBot(CLASSIC, QModel.load(games / MODEL))
+    model = QModel.load(games / MODEL)
+    assert model.provenance == provenance  # the weights carry it too
+    bot = LearnedBot(CLASSIC, model)
     result = play_out(new_game(CLASSIC, "after"), [bot] * 5)
     assert sum(result.scores) == 0
 

@@ -88,6 +88,9 @@ def test_a_short_run_trains_and_the_loss_falls(run: Trained) -> None:
     assert run.loss_after < 0.5 * run.loss_before, (run.loss_before, run.loss_after)
     for name in (CHECKPOINT, MODEL, LOG, CURVE):
         assert (trained.folder / name).stat().st_size > 0
+    made = QModel.load(trained.folder / MODEL).provenance  # the weights say where they are from
+    assert made is not None and made["updates"] == UPDATES and made["games"] > 20
+    assert made["commit"] and made["command"] and made["settings"]["preset"] == "classic"
     assert trained.log[-1]["loss"] is not None and trained.log[-1]["updates"] == UPDATES
     assert "eval_mean" in trained.log[-1]  # the last note evaluates against the heuristic
 
@@ -222,6 +225,14 @@ def test_the_shipped_model_earned_its_place_and_names_the_learned_bot() -> None:
     model = shipped_model()
     assert model.roles_only and model.rules is not None
     assert Rules.from_dict(json.loads(model.rules)) == PRESETS["weihai"]
+    made = model.provenance  # the run that made it: its commit, command, settings, work
+    assert (
+        made is not None and made["commit"] == "e04496a" and made["settings"]["preset"] == "weihai"
+    )
+    assert "--phases roles" in made["command"] and (made["games"], made["updates"]) == (
+        193711,
+        12278,
+    )
     assert "learned" in BOTS
     bot = make_bot("learned", PRESETS["weihai"])
     assert isinstance(bot, LearnedBot) and bot.margin == SHIPPED_MARGIN

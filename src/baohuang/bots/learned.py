@@ -40,7 +40,9 @@ class QModel:
     """The Q-network's weights as numpy arrays: ``scale`` (the observation's bounds, inverted)
     and layers ``w0, b0, w1, b1, …`` (``x @ w + b``, ReLU between, one output); ``roles_only``:
     trained on the answers before the first play alone (R8, R9, R11; the heuristic plays the
-    cards), under the rules ``rules`` (:meth:`Rules.to_dict`, as JSON)."""
+    cards), under the rules ``rules`` (:meth:`Rules.to_dict`, as JSON); ``provenance``: where
+    the weights come from (:func:`baohuang.provenance.stamp`: the commit, the settings, the
+    command; with the games and updates they were trained on)."""
 
     def __init__(
         self,
@@ -48,10 +50,11 @@ class QModel:
         layers: list[tuple[Any, Any]],
         roles_only: bool = False,
         rules: str | None = None,
+        provenance: dict[str, Any] | None = None,
     ) -> None:
         import numpy as np
 
-        self.roles_only, self.rules = roles_only, rules
+        self.roles_only, self.rules, self.provenance = roles_only, rules, provenance
         self.scale = scale.astype(np.float32)
         self.layers = [(w.astype(np.float32), b.astype(np.float32)) for w, b in layers]
         first, _ = self.layers[0]
@@ -68,7 +71,8 @@ class QModel:
             layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(count)]
             roles_only = "roles_only" in data.files and bool(data["roles_only"])
             rules = str(data["rules"]) if "rules" in data.files else None
-            return QModel(data["scale"], layers, roles_only, rules)
+            made = json.loads(str(data["provenance"])) if "provenance" in data.files else None
+            return QModel(data["scale"], layers, roles_only, rules, made)
 
     def save(self, path: str | Path) -> None:
         import numpy as np
@@ -76,6 +80,8 @@ class QModel:
         arrays: dict[str, Any] = {"scale": self.scale, "roles_only": np.array(self.roles_only)}
         if self.rules is not None:
             arrays["rules"] = np.array(self.rules)
+        if self.provenance is not None:
+            arrays["provenance"] = np.array(json.dumps(self.provenance, sort_keys=True))
         for i, (w, b) in enumerate(self.layers):
             arrays[f"w{i}"], arrays[f"b{i}"] = w, b
         np.savez_compressed(path, allow_pickle=False, **arrays)

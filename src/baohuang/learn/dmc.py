@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,7 @@ import torch
 from ..engine.rules import Rules
 from ..features.actions import ACTION_FEATURES
 from ..features.observation import SIZE
+from ..provenance import stamp
 from .actors import LocalPlay, Processes, RayActors, Source
 from .curve import plot_curve
 from .network import HIDDEN, QNet
@@ -263,7 +264,14 @@ class Trainer:
     def export(self) -> None:
         roles_only = self.config.phases == "roles"
         rules = json.dumps(self.rules.to_dict(), sort_keys=True)
-        self.net.to_model(roles_only, rules).save(self.folder / MODEL)
+        provenance = {
+            "method": "deep Monte-Carlo self-play (baohuang.learn.dmc)",
+            **stamp(asdict(self.config)),
+            "games": self.counters.games,
+            "samples": self.counters.samples,
+            "updates": self.counters.updates,
+        }
+        self.net.to_model(roles_only, rules, provenance).save(self.folder / MODEL)
 
     def save(self) -> None:
         keep(self, self.folder / CHECKPOINT, self.folder / LOG, _column_order)

@@ -168,7 +168,6 @@ class Fitter:
 
     def export(self) -> None:
         rules = json.dumps(self.rules.to_dict(), sort_keys=True)
-        self.net.to_model(False, rules).save(self.folder / MODEL)
         provenance = {
             "method": "expert iteration: imitation of the expert's games (baohuang.learn.fit)",
             **stamp(asdict(self.config)),
@@ -176,6 +175,7 @@ class Fitter:
             "decisions": len(self.lessons) if self.lessons is not None else None,
             "updates": self.counters.updates,
         }
+        self.net.to_model(False, rules, provenance).save(self.folder / MODEL)
         (self.folder / PROVENANCE).write_text(json.dumps(provenance, indent=1) + "\n")
 
     def save(self) -> None:

@@ -5,6 +5,7 @@ connected ReLU layers to one value. :meth:`QNet.to_model` exports the weights fo
 from __future__ import annotations
 
 from itertools import pairwise
+from typing import Any
 
 import numpy as np
 import torch
@@ -49,14 +50,20 @@ class QNet(nn.Module):
         out: np.ndarray = self(obs, torch.from_numpy(actions)).numpy()
         return out
 
-    def to_model(self, roles_only: bool = False, rules: str | None = None) -> QModel:
+    def to_model(
+        self,
+        roles_only: bool = False,
+        rules: str | None = None,
+        provenance: dict[str, Any] | None = None,
+    ) -> QModel:
         """The numpy model the learned bot plays with (``roles_only``: trained on the role
-        answers alone, :class:`~.selfplay.Student`, under ``rules`` as JSON)."""
+        answers alone, :class:`~.selfplay.Student`, under ``rules`` as JSON), saying where it
+        comes from (``provenance``)."""
         layers = [
             (linear.weight.detach().cpu().numpy().T, linear.bias.detach().cpu().numpy())
             for linear in self.linears()
         ]
-        return QModel(self.scale.cpu().numpy(), layers, roles_only, rules)
+        return QModel(self.scale.cpu().numpy(), layers, roles_only, rules, provenance)
 
     def linears(self) -> list[nn.Linear]:
         return [layer for layer in self.layers if isinstance(layer, nn.Linear)]
