@@ -41,7 +41,6 @@ from baohuang import (
     write_record,
 )
 from baohuang.bots import AutoBot, RandomBot, play_out
-from baohuang.cli.describe import summary
 from baohuang.cli.main import (
     _call_options,
     _hint,
@@ -63,6 +62,7 @@ from baohuang.cli.terminal import (
 )
 from baohuang.engine.actions import PASS
 from baohuang.engine.cards import RANK_SYMBOLS
+from baohuang.engine.describe import summary
 from baohuang.engine.match import game_seed
 from baohuang.engine.movegen import leading_plays, rank_counts
 from baohuang.engine.record import start_game

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from baohuang import Rules, new_game
 from baohuang.cli import app
-from baohuang.cli.describe import (
+from baohuang.engine.describe import (
     BLOCK_BEGIN,
     BLOCK_END,
     describe,
@@ -142,6 +142,51 @@ def test_r7_describe_states_each_presets_facts(name: str, lang: str) -> None:
         assert phrase in said, phrase
     for phrase in absent:
         assert phrase not in said, phrase
+
+
+#: R10.1, R10.2: what 明独/明独保, 明保, 造反 and 踢 do to the points, in each preset's scoring
+#: section (the browser's 规则 page shows these words), and what a preset without them must not
+#: say.
+DECLARATIONS: dict[str, tuple[list[str], list[str]]] = {
+    "classic": (["明独：分数 ×2。"], ["一个人打时的加倍", "不改变分数"]),
+    "qq": (["明独：分数 ×2。", "加倍（可以叠加）：明保 ×2。"], ["一个人打时的加倍", "不改变分数"]),
+    "weihai": (
+        [
+            "明独（独保、明独保）：皇帝头科得 +32",
+            "加倍（可以叠加）：造反成功或明保 ×2（只算一次）；踢 ×2。",
+            "一个人打时的加倍：暗独 造反成功 ×2、踢 ×2；明独（独保、明独保） 踢 ×2。",
+        ],
+        ["不改变分数"],
+    ),
+    "kk_simple": (
+        [
+            "明独（独保、明独保）：皇帝头科得 +32",
+            "一个人打时的加倍：暗独 造反成功 ×2。",
+            "明保、暗保都不改变分数。",
+        ],
+        ["踢"],
+    ),
+    "kk_classic": (
+        ["明独保（抢独也是）：皇帝头科得 +32", "一个人打时的加倍：暗独 造反成功 ×2。"],
+        ["明保", "踢"],
+    ),
+    "lianzhong_classic": (["明独保（抢独也是）：皇帝头科得 +32"], ["一个人打时的加倍", "加倍（"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DECLARATIONS))
+def test_r10_scoring_says_what_each_declaration_does(name: str) -> None:
+    scoring = "\n".join(dict(describe(Rules.preset(name), "zh"))["计分"])
+    present, absent = DECLARATIONS[name]
+    for phrase in present:
+        assert phrase in scoring, (phrase, scoring)
+    for phrase in absent:
+        assert phrase not in scoring, (phrase, scoring)
+    english = "\n".join(dict(describe(Rules.preset("weihai"), "en"))["Scoring"])
+    assert (
+        "Multipliers for a solo — Dark solo (暗独): a successful rebellion (造反) ×2, a kick (踢) "
+        "×2; Open solo (明独, 独保, 明独保): a kick (踢) ×2." in english
+    )
 
 
 @pytest.mark.parametrize("lang", LANGS)

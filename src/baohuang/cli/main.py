@@ -27,17 +27,17 @@ from typer.core import TyperCommand, TyperGroup
 from ..bots.arena import arena_json, assignments, play_deals, summarize
 from ..bots.base import BOTS, Bot, RandomBot, bot_step, is_bot, make_bot, play_out
 from ..engine.actions import PASS, Action, Escape, parse_action
+from ..engine.describe import describe, refresh_markdown, summary
 from ..engine.errors import IllegalActionError, NotationError, RecordError, RulesError
 from ..engine.events import Event
 from ..engine.game import Game, new_game
 from ..engine.match import Match, game_seed
 from ..engine.record import read_record, replay, write_record
-from ..engine.rules import PRESETS, Rules
+from ..engine.rules import PRESETS, Rules, parse_options
 from ..engine.views import View
 from ..provenance import write_stamped
 from ..text.catalog import ACTION_WORDS, t
 from .analyse import analyse_command
-from .describe import describe, refresh_markdown, summary
 from .loadtest import loadtest
 from .options import Lang, LangOption
 from .remotebot import bot_command
@@ -113,20 +113,6 @@ OptionsOption = Annotated[
         help="规则选项 rule option key=value, repeatable: roast=true, ranks_from=6",
     ),
 ]
-
-#: How ``--option`` values spell true and false; anything else stays a string.
-BOOLEANS = {"true": True, "yes": True, "on": True, "false": False, "no": False, "off": False}
-
-
-def parse_options(items: Sequence[str]) -> dict[str, bool | str]:
-    """``["roast=true", "ranks_from=6"]`` as ``{"roast": True, "ranks_from": "6"}``."""
-    options: dict[str, bool | str] = {}
-    for item in items:
-        key, sep, value = (part.strip() for part in item.partition("="))
-        if not (sep and key and value):
-            raise RulesError("error.rules.option_syntax", item=item)
-        options[key] = BOOLEANS.get(value.lower(), value)
-    return options
 
 
 def _fail(message: str) -> NoReturn:

@@ -428,7 +428,7 @@ class Bullet:
 
 
 def rules_text(sections: Sequence[tuple[str, Sequence[str]]]) -> Group:
-    """A rule set in words (:func:`baohuang.cli.describe.describe`): a heading per section, then
+    """A rule set in words (:func:`baohuang.engine.describe.describe`): a heading per section, then
     its sentences as bullets, a blank line between sections."""
     parts: list[Text | Bullet] = []
     for n, (heading, lines) in enumerate(sections):

@@ -6,6 +6,7 @@ Code asks the options, never the preset's name. The rules in words, section by s
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
@@ -188,6 +189,22 @@ def _rank_option(value: Any) -> str:
 OPTIONS = frozenset(
     {"roast", "twos_wild", "hold_sixes", "hold_threes", "ranks_from", "tribute", "dissolve_on_auto"}
 )
+
+#: How option values given as words (``--option``, ``GET /api/rules``) spell true and false;
+#: anything else stays a string.
+BOOLEANS = {"true": True, "yes": True, "on": True, "false": False, "no": False, "off": False}
+
+
+def parse_options(items: Sequence[str]) -> dict[str, bool | str]:
+    """``["roast=true", "ranks_from=6"]`` as ``{"roast": True, "ranks_from": "6"}``."""
+    options: dict[str, bool | str] = {}
+    for item in items:
+        key, sep, value = (part.strip() for part in item.partition("="))
+        if not (sep and key and value):
+            raise RulesError("error.rules.option_syntax", item=item)
+        options[key] = BOOLEANS.get(value.lower(), value)
+    return options
+
 
 _KK_SIMPLE = Rules(
     selection="fixed",

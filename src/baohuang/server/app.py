@@ -15,7 +15,7 @@ import logging
 import secrets
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from fastapi import Cookie, FastAPI, Query, Request, Response, WebSocket
@@ -59,6 +59,7 @@ from .ratelimits import (
 )
 from .refusals import AccountError
 from .replays import replay_result, replay_views
+from .rulespage import rules_words
 from .settings import DEFAULT_DATABASE
 from .store import GameRow, ResultRow, Store, TableRow, UserRow
 from .tablestate import admits
@@ -219,6 +220,16 @@ def create_app(
             "bot_levels": [b for b in BotLevel.__args__ if is_bot(b)],  # type: ignore[attr-defined]
             "signals": {key: list(MESSAGES[f"signal.{key}"]) for key in SIGNALS},
         }
+
+    @app.get("/api/rules")
+    async def rules_in_words(
+        preset: str = "classic",
+        lang: Literal["zh", "en"] = "zh",
+        option: Annotated[list[str] | None, Query(max_length=20)] = None,
+    ) -> dict[str, Any]:
+        """规则: a preset's rules in words, section by section (the page ``#/rules/P``);
+        ``option=key=value`` (repeatable) as a table's options change them."""
+        return rules_words(preset, lang, option or [])
 
     @app.get("/api/tables")
     async def tables(page: Annotated[int, Query(ge=1, le=10_000)] = 1) -> dict[str, Any]:

@@ -8,6 +8,9 @@ RESULTS: dict[str, tuple[str, str]] = {
     "results.title": ("第 {n} 局结果：{outcome}", "Game {n} result: {outcome}"),
     "results.final": ("最终得分：{outcome}", "Final scores: {outcome}"),
     "totals.title": ("比赛总分（{games} 局）", "Match totals ({games} games)"),
+    "totals.so_far": ("本场至今（{games} 局）", "The match so far ({games} games)"),
+    # the results window stays open while the next game goes on behind it
+    "results.next_game": ("第 {n} 局已经开始", "Game {n} has begun"),
     "col.place": ("名次", "Place"),
     "col.seat": ("座位", "Seat"),
     "col.player": ("玩家", "Player"),

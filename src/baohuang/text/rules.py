@@ -1,5 +1,5 @@
 """The rules in words (规则): ``baohuang rules`` (its one-line summaries and
-:func:`baohuang.cli.describe.describe`'s sentences), the presets (R7) and their options."""
+:func:`baohuang.engine.describe.describe`'s sentences), the presets (R7) and their options."""
 
 from __future__ import annotations
 
@@ -32,6 +32,7 @@ RULES: dict[str, tuple[str, str]] = {
     # baohuang rules: headings, one-line summaries, and describe()'s sentences
     "rules.title": ("保皇规则：{preset}", "Baohuang rules: {preset}"),
     "rules.presets": ("规则预设", "rule presets"),
+    "rules.open": ("查看规则", "Read the rules"),
     "rules.preset_name": ("{name}（{code}）", "{name} ({code})"),
     "rules.col.preset": ("预设", "preset"),
     "rules.col.summary": ("简介", "summary"),
@@ -337,13 +338,17 @@ RULES: dict[str, tuple[str, str]] = {
         "Alone (dark solo, 暗独): the emperor scores {emperor}, that is {table} by its place; "
         "each other player {rebel}.",
     ),
-    "desc.open.factor": ("明独：分数 ×{factor}。", "Open solo (明独): scores ×{factor}."),
+    "desc.open.factor": ("{name}：分数 ×{factor}。", "{name}: scores ×{factor}."),
     "desc.open.table": (
-        "明独：皇帝头科得 {win}，其余每家 {others_win}；"
+        "{name}：皇帝头科得 {win}，其余每家 {others_win}；"
         "皇帝不是头科得 {lose}，其余每家 {others_lose}。",
-        "Open solo (明独): the emperor scores {win} if 1st, each other {others_win}; otherwise "
+        "{name}: the emperor scores {win} if 1st, each other {others_win}; otherwise "
         "the emperor scores {lose}, each other {others_lose}.",
     ),
+    # the open solo as each family calls it (R8.7; R9.2, R9.3; R11.3, R11.4)
+    "desc.open.name.called": ("明独", "Open solo (明独)"),
+    "desc.open.name.fixed": ("明独（独保、明独保）", "Open solo (明独, 独保, 明独保)"),
+    "desc.open.name.kk_classic": ("明独保（抢独也是）", "Open solo (明独保, or grabbed: 抢独)"),
     "desc.x.rebellion": ("造反成功", "a successful rebellion (造反)"),
     "desc.x.open_guard": ("明保", "a shown guard (明保)"),
     "desc.x.kicked": ("踢", "a kick (踢)"),
@@ -353,6 +358,13 @@ RULES: dict[str, tuple[str, str]] = {
         "{first} or {second} ×{factor} (once)",
     ),
     "desc.multipliers": ("加倍（可以叠加）：{items}。", "Multipliers (they stack): {items}."),
+    "desc.multipliers.solo": ("一个人打时的加倍：{items}。", "Multipliers for a solo — {items}."),
+    "desc.x.dark": ("暗独", "Dark solo (暗独)"),
+    "desc.x.solo": ("{who} {items}", "{who}: {items}"),
+    "desc.x.open_guard_none": (
+        "明保、暗保都不改变分数。",
+        "Showing the guard (明保) or not (暗保) does not change the score.",
+    ),
     "desc.escape": (
         "逃跑（R10.4）：中途离开的人得 {points} 分，本局结束，其他人不计分。",
         "Escape (逃跑, R10.4): a player who leaves a game for good scores {points}; the game "

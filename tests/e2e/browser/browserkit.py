@@ -78,10 +78,16 @@ def my_turn(page: Page) -> bool:
     return page.locator(".mine.my-turn").count() > 0
 
 
-def take_turn(page: Page, keyboard: bool = False) -> str | None:
+def take_turn(page: Page, keyboard: bool = False, keep: str | None = None) -> str | None:
     """If this seat is to act: ask for the hint (提示) and follow it. What it did ("play",
-    "pass", "dialog:<action>"), or None."""
+    "pass", "dialog:<action>"; or "back to the table" when the last game's results, still
+    open, said it was this seat's turn, unless they show ``keep``), or None."""
     try:
+        if page.locator(".modal.results .to-table").count():  # the last game's results, open
+            if keep and page.locator(keep).count():
+                return None
+            page.click(".modal.results .to-table", timeout=QUICK)
+            return "back to the table"
         if page.locator(".dialog").count():
             page.click(".dialog button.hint", timeout=QUICK)
             choice = page.locator(".dialog .choice.suggested")
@@ -130,7 +136,9 @@ def play(
         assert time.monotonic() < deadline, f"no {until} after {limit} s: {done}, {state(pages[0])}"
         acted = False
         for page in pages:
-            what = take_turn(page, keyboard)
+            if page.locator(until).count():
+                continue  # there: a results window showing it stays open
+            what = take_turn(page, keyboard, keep=until)
             if what:
                 done[what] = done.get(what, 0) + 1
                 acted = True
@@ -177,11 +185,13 @@ def turn_taken(page: Page, limit: float = 60) -> str:
     return what
 
 
-def shown(page: Page) -> tuple[list[str], int, int, int]:
-    """What a turn taken changes: the phase line, the hand, the hint button, the dialog."""
+def shown(page: Page) -> tuple[list[str], int, int, int, int]:
+    """What a turn taken changes: the phase line, the hand, the hint button, the dialog, the
+    results window."""
     return (
         page.locator(".centre .phase").all_inner_texts(),
         hand_size(page),
         page.locator("#btn-hint:enabled").count(),
         page.locator(".dialog .choice").count(),
+        page.locator(".modal.results").count(),
     )

@@ -1,6 +1,6 @@
 // The page shell: header, language switch and the hash router (#/lobby, #/table/ID,
-// #/room/CODE, #/history, #/replay/ID, #/leaderboard/PRESET), so that a reload returns to the
-// same page.
+// #/room/CODE, #/history, #/replay/ID, #/leaderboard/PRESET, #/rules/PRESET), so that a reload
+// returns to the same page.
 
 import { api, errorText, loadMe, session } from "./api.js";
 import { keepClicks } from "./clicks.js";
@@ -9,6 +9,7 @@ import { lang, loadText, setLang, t } from "./i18n.js";
 import { historyPage, leaderboardPage } from "./history.js";
 import { lobbyPage, roomPage } from "./lobby.js";
 import { replayPage } from "./replay.js";
+import { rulesPage } from "./rules.js";
 import { tablePage } from "./table.js";
 
 const ROUTES = [
@@ -18,6 +19,7 @@ const ROUTES = [
   [/^#\/history$/, "history", historyPage],
   [/^#\/replay\/([\w-]+)$/, "history", replayPage],
   [/^#\/leaderboard(?:\/([\w-]+))?$/, "leaderboard", leaderboardPage],
+  [/^#\/rules(?:\/([\w-]+))?(?:\?[^#]*)?$/, "rules", rulesPage],
 ];
 
 const root = document.getElementById("app");
@@ -35,7 +37,7 @@ function header(section) {
   mount(
     document.getElementById("top"),
     h("a", { class: "brand", href: "#/lobby" }, h("span", { class: "logo" }, "♛"), t("title")),
-    h("nav", {}, link("lobby"), link("history"), link("leaderboard")),
+    h("nav", {}, link("lobby"), link("history"), link("leaderboard"), link("rules")),
     h(
       "div",
       { class: "who" },

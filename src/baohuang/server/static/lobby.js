@@ -4,6 +4,7 @@ import { api, errorText, loadPresets, session } from "./api.js";
 import { rooms } from "./conn.js";
 import { h, mount, toast } from "./dom.js";
 import { t } from "./i18n.js";
+import { rulesLink } from "./rules.js";
 
 /** Set by the lobby before it opens a table the user means to sit at (read by table.js), and
  *  to say 准备 at once there (快速开始). */
@@ -276,7 +277,7 @@ async function createPanel() {
     "form",
     { class: "create" },
     field(t("create.name"), h("input", { name: "name", maxlength: 40 })),
-    field(t("create.preset"), preset),
+    field(t("create.preset"), [preset, rulesLink(() => preset.value, {}, "", t("rules.open"))]),
     field(t("create.games"), num("games", 3, 1, 50)),
     h(
       "label",

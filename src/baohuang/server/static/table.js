@@ -34,6 +34,7 @@ class TablePage {
     this.clock = null;
     this.suggested = null;
     this.modal = null;
+    this.lastOver = null; // the last game_over's data, for 成绩
     this.menu = false;
     this.online = true;
     this.busy = false;
@@ -49,6 +50,7 @@ class TablePage {
         view: cache.view,
         log: cache.log,
         decl: cache.decl,
+        lastOver: cache.lastOver ?? null,
       });
     this.rounds = new Rounds(cache?.rounds);
     this.conn = new TableConn(
@@ -57,9 +59,9 @@ class TablePage {
         welcome: (d) => this.onWelcome(d),
         event: (d) => this.onEvent(d),
         snapshot: (d) => this.onSnapshot(d),
+        view: (d) => this.onOwnView(d),
         error: (d) => this.onError(d),
         status: (online) => this.onStatus(online),
-        view: (d) => this.onOwnView(d),
       },
       cache ? cache.seq : null,
     );
@@ -112,12 +114,16 @@ class TablePage {
     if ("clock" in d) this.cue(d, wasMine);
     if (d.kind === "start" && d.game === 0) {
       this.modal = null; // 再来一场: the last match's results would cover the new deal
+      this.lastOver = null;
     } else if (d.kind === "game_over") {
       this.modal = { kind: "game", over: d };
+      this.lastOver = d; // 成绩 opens it again
     } else if (d.kind === "match_over") {
       // Keep the last game's table open and add the match totals under it.
       this.modal =
-        this.modal?.kind === "game" ? { ...this.modal, matchOver: true } : { kind: "match" };
+        this.modal?.kind === "game"
+          ? { ...this.modal, matchOver: true }
+          : { kind: "match", matchOver: true };
     } else if (d.kind === "signal") {
       this.bubble(d.seat, pick(d.zh, d.en));
     }
@@ -139,12 +145,6 @@ class TablePage {
     this.update();
   }
 
-  onError(d) {
-    if (d.code === "bad_token") {
-      tokens.drop(this.id); // the seat is gone (left, or taken over): watch instead
-      return;
-    }
-    if (d.code === "not_found") {
   /** R14: this seat's answer to a sealed poll is kept until every seat asked has answered:
    * its own view (answered, waiting for the others), with no event for anyone. */
   onOwnView(d) {
@@ -153,6 +153,12 @@ class TablePage {
     this.update();
   }
 
+  onError(d) {
+    if (d.code === "bad_token") {
+      tokens.drop(this.id); // the seat is gone (left, or taken over): watch instead
+      return;
+    }
+    if (d.code === "not_found") {
       this.conn.close();
       mount(this.root, h("div", { class: "panel missing" }, t("conn.missing")));
       return;
@@ -268,27 +274,43 @@ class TablePage {
   }
 
   /**
-   * Save what a reload needs, then draw. The results stay open until closed, or until this
-   * seat has a decision to make (a bot playing for it on 托管 makes none).
+   * Save what a reload needs, then draw. The results stay open until closed: the next game
+   * goes on behind them, and they say when this seat has a decision to make (results.js).
    */
   update() {
-    if (this.modal && this.myTurn() && !this.info.seats[this.seat]?.auto) this.modal = null;
-    const { info, seat, view, log, decl, rounds } = this;
+    const { info, seat, view, log, decl, rounds, lastOver } = this;
     sessionStorage.setItem(
       CACHE(this.id),
-      JSON.stringify({ seq: this.conn.seq, info, seat, view, log, decl, rounds }),
+      JSON.stringify({ seq: this.conn.seq, info, seat, view, log, decl, rounds, lastOver }),
     );
     this.render();
   }
 
+  /** 成绩: the last game's results again, with the match so far (or the match alone when
+   * the last game's are not at hand). */
+  openResults() {
+    this.modal = this.lastOver
+      ? { kind: "game", over: this.lastOver, reopened: true }
+      : { kind: "match" };
+    this.render();
+  }
+
+  closeResults() {
+    this.modal = null;
+    this.render();
+  }
+
   render() {
+    // The results window is drawn anew with the table under it: keep where it was scrolled.
+    const scrolled = this.root.querySelector(".modal.results")?.scrollTop;
     renderTable(this);
+    const modal = this.root.querySelector(".modal.results");
+    if (modal && scrolled) modal.scrollTop = scrolled;
     this.flight = fly(this.root, this.flight);
   }
 
   tickClock() {
-    const el = this.root.querySelector(".clock");
-    if (el) showClock(el, this.secondsLeft());
+    for (const el of this.root.querySelectorAll(".clock")) showClock(el, this.secondsLeft());
   }
 
   // ------------------------------------------------------------ derived state

@@ -3,9 +3,10 @@
 import { BIG, RANKS, SMALL, cardEl, cardName, cardRow, packCounts, rankLabel } from "./cards.js";
 import { h, mount } from "./dom.js";
 import { pick, t } from "./i18n.js";
-import { gameTable, resultsTitle, scoringNotes, signed } from "./results.js";
-import { rematchButton, roomBar } from "./room.js";
+import { resultsWindow } from "./results.js";
+import { roomBar } from "./room.js";
 import { keptTurn, roundList, roundSummary, roundsButton, roundsPopover } from "./rounds.js";
+import { rulesLink } from "./rules.js";
 import { soundButton } from "./sound.js";
 
 /** Seats on screen, counted from the bottom (you) going round the table: 下家 on the right. */
@@ -32,7 +33,7 @@ export function renderTable(p) {
       ),
       p.seat !== null && p.view?.hand ? mine(p) : null,
       side(p),
-      p.modal ? resultsModal(p) : null,
+      p.modal ? resultsWindow(p) : null,
     ),
   );
 }
@@ -56,7 +57,12 @@ function topBar(p) {
       "div",
       { class: "table-title" },
       h("strong", {}, info.config.name || `#${info.id}`),
-      h("span", { class: "tag" }, t(`preset.${info.config.preset}`)),
+      rulesLink(
+        info.config.preset,
+        info.config.options,
+        "tag",
+        `${t(`preset.${info.config.preset}`)} · ${t("nav.rules")}`,
+      ),
       info.game === null
         ? null
         : h(
@@ -91,17 +97,7 @@ function topBar(p) {
       soundButton(p),
       mine ? signalMenu(p) : null,
       info.results.length
-        ? h(
-            "button",
-            {
-              class: "scores",
-              onclick: () => {
-                p.modal = { kind: "match" };
-                p.render();
-              },
-            },
-            t("btn.results"),
-          )
+        ? h("button", { class: "scores", onclick: () => p.openResults() }, t("btn.results"))
         : null,
       mine ? h("button", { class: "leave", onclick: () => p.leave() }, t("btn.leave")) : null,
       h("a", { class: "button", href: "#/lobby" }, t("btn.lobby")),
@@ -302,7 +298,6 @@ function centre(p) {
         : info.status !== "finished"
           ? "wait.next"
           : p.seat === null
-  const sealed = v.asked?.length > 0; // R14: everyone asked answers at once
             ? "wait.over"
             : "wait.finished";
     return h("div", { class: "centre" }, h("p", { class: "wait" }, t(key)));
@@ -311,6 +306,7 @@ function centre(p) {
     v.phase === "poll" && v.poll
       ? t("phase.poll.of", { poll: t(`poll.${v.poll}`) })
       : t(`phase.${v.phase}`);
+  const sealed = v.asked?.length > 0; // R14: everyone asked answers at once
   const turnText = p.myTurn()
     ? t("turn.you")
     : sealed
@@ -328,7 +324,6 @@ function centre(p) {
     v.rebellion ? h("span", { class: "badge flag" }, t("flag.rebellion")) : null,
     v.kicked ? h("span", { class: "badge flag" }, t("flag.kicked")) : null,
   ];
-      sealed ? pollClock(p) : null,
   return h(
     "div",
     { class: "centre" },
@@ -337,6 +332,7 @@ function centre(p) {
       { class: "phase" },
       h("span", { class: "phase-name" }, phase),
       turnText ? h("span", { class: "turn-text" }, turnText) : null,
+      sealed ? pollClock(p) : null,
     ),
     h("div", { class: "flags" }, flags),
     v.phase === "candidate" && v.pile.length
@@ -463,30 +459,28 @@ function actionLabel(action, v, rules) {
       if (v.poll === "show") return t(v.role === "guard" ? "act.hide" : "act.no_show");
       return t(
         { solo: "act.no_solo", rebel: "act.no_rebel", kick: "act.no_kick", grab: "act.no_grab" }[
-/** R14: a sealed poll's answers, the same two buttons for every seat asked (those a seat may
- * not give disabled), so that the dialog's shape tells nothing of its role. */
-const SEALED_ANSWERS = { show: ["show", "pass"], rebel: ["rebel", "pass"] };
-
           v.poll
         ] || "act.pass",
       );
-  const answers = (v.asked?.length && SEALED_ANSWERS[v.poll]) || v.legal;
     default:
       return t(`act.${word}`);
   }
 }
 
+/** R14: a sealed poll's answers, the same two buttons for every seat asked (those a seat may
+ * not give disabled), so that the dialog's shape tells nothing of its role. */
+const SEALED_ANSWERS = { show: ["show", "pass"], rebel: ["rebel", "pass"] };
+
 function dialog(p) {
   const v = p.view;
   const ask = t(question(v, p.info.rules));
+  const answers = (v.asked?.length && SEALED_ANSWERS[v.poll]) || v.legal;
   return h(
     "div",
     { class: "dialog", role: "dialog", "aria-label": ask },
     h("p", { class: "ask" }, ask),
     h(
       "div",
-            disabled: !open,
-            title: open ? null : t("poll.not_yours"),
       { class: "choices" },
       answers.map((a) => {
         const open = v.legal.includes(a);
@@ -495,8 +489,18 @@ function dialog(p) {
           {
             class: `choice${a === p.suggested ? " suggested" : ""}`,
             "data-action": a,
+            disabled: !open,
+            title: open ? null : t("poll.not_yours"),
             onclick: () => p.act(a),
           },
+          actionLabel(a, v, p.info.rules),
+        );
+      }),
+    ),
+    h("button", { class: "hint small", onclick: () => p.hint() }, t("btn.hint")),
+  );
+}
+
 /** R14: this seat has answered the sealed poll; the answers are told when all are in. */
 function answered(p) {
   const v = p.view;
@@ -525,14 +529,6 @@ function pollClock(p) {
     "data-total": p.clock.timer || p.info.config.timer || left,
   });
   return showClock(el, left);
-}
-
-          actionLabel(a, v, p.info.rules),
-        );
-      }),
-    ),
-    h("button", { class: "hint small", onclick: () => p.hint() }, t("btn.hint")),
-  );
 }
 
 // ------------------------------------------------------------ your hand and buttons
@@ -696,86 +692,6 @@ function side(p) {
         "ol",
         {},
         [...p.log].reverse().map((line) => h("li", {}, line)),
-      ),
-    ),
-  );
-}
-
-// ------------------------------------------------------------ results (R10, R13)
-
-/** The match so far, a row per seat: names as the last game had them, or the seats' now. */
-function matchTable(p, players) {
-  const { results, totals } = p.info;
-  return h(
-    "table",
-    { class: "grid results-table" },
-    h(
-      "thead",
-      {},
-      h(
-        "tr",
-        {},
-        h("th", {}, t("col.player")),
-        results.map((_, g) => h("th", {}, t("col.game", { n: g + 1 }))),
-        h("th", {}, t("col.total")),
-      ),
-    ),
-    h(
-      "tbody",
-      {},
-      [0, 1, 2, 3, 4].map((s) =>
-        h(
-          "tr",
-          { class: s === p.seat ? "me" : "" },
-          h("td", {}, p.seatName(s, players?.[s])),
-          results.map((g) => h("td", { class: "num" }, signed(g[s]))),
-          h("td", { class: "num total" }, signed(totals[s])),
-        ),
-      ),
-    ),
-  );
-}
-
-function resultsModal(p) {
-  const m = p.modal;
-  const over = m.over;
-  const close = () => {
-    p.modal = null;
-    p.render();
-  };
-  const name = (s) => p.seatName(s, over?.players?.[s]);
-  const title =
-    m.kind === "game" ? resultsTitle(over) : t("totals.title", { games: p.info.results.length });
-  return h(
-    "div",
-    { class: "modal-back", onclick: (ev) => ev.target === ev.currentTarget && close() },
-    h(
-      "div",
-      { class: "modal results", role: "dialog", "aria-label": title },
-      h("h2", {}, title),
-      m.kind === "game" ? [scoringNotes(over, name), gameTable(over, name, p.seat)] : matchTable(p),
-      m.matchOver
-        ? [
-            h("h2", {}, t("totals.title", { games: p.info.results.length })),
-            matchTable(p, over.players),
-          ]
-        : null,
-      h(
-        "div",
-        { class: "modal-buttons" },
-        over?.record
-          ? h(
-              "a",
-              {
-                class: "button",
-                href: `/api/games/${over.record}/record`,
-                download: `baohuang-${over.record}.json`,
-              },
-              t("btn.download"),
-            )
-          : null,
-        rematchButton(p),
-        h("button", { class: "primary close", onclick: close }, t("btn.close")),
       ),
     ),
   );

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import fields, replace
+from typing import Any
 
-from ..engine.cards import R_CARD, RANK_SYMBOLS, TWO, Card, deck
-from ..engine.rules import PRESETS, Rules
-from ..engine.scoring import (
+from ..text.catalog import t
+from .cards import R_CARD, RANK_SYMBOLS, TWO, Card, deck
+from .rules import PRESETS, Rules
+from .scoring import (
     PLACE_POINTS,
     GameResult,
     Outcome,
@@ -23,7 +25,6 @@ from ..engine.scoring import (
     team_score,
     tribute_payments,
 )
-from ..text.catalog import t
 
 #: A heading and its sentences.
 Section = tuple[str, list[str]]
@@ -71,15 +72,39 @@ def hand_sizes(rules: Rules) -> list[int]:
 
 def describe(rules: Rules, lang: str = "zh") -> list[Section]:
     """The rules of ``rules``: cards and deal, playing, emperor and guard, scoring, tribute."""
-    sections = [
-        (t("desc.h.cards", lang), _cards(rules, lang)),
-        (t("desc.h.play", lang), _playing(rules, lang)),
-        (t("desc.h.roles", lang), _roles(rules, lang)),
-        (t("desc.h.scoring", lang), _scoring(rules, lang)),
+    return [(heading, lines) for _, heading, lines in _sections(rules, lang)]
+
+
+def page(rules: Rules, lang: str = "zh", options: Sequence[str] = ()) -> dict[str, Any]:
+    """:func:`describe` as data for a page (``GET /api/rules``, the browser's 规则 page): the
+    title (the preset and the ``options`` given, ``key=value``), the one-line summary, each
+    section by a stable ``id`` (``cards``, ``play``, ``roles``, ``scoring``, ``tribute``)
+    with its heading and sentences, and every preset by name, to turn to."""
+    label = t("rules.preset_name", lang, name=t(f"preset.{rules.name}", lang), code=rules.name)
+    return {
+        "preset": rules.name,
+        "lang": lang,
+        "options": list(options),
+        "title": t("rules.title", lang, preset=" ".join([label, *options])),
+        "summary": summary(rules, lang),
+        "sections": [
+            {"id": key, "heading": heading, "lines": lines}
+            for key, heading, lines in _sections(rules, lang)
+        ],
+        "presets": [{"key": name, "name": t(f"preset.{name}", lang)} for name in PRESETS],
+    }
+
+
+def _sections(rules: Rules, lang: str) -> list[tuple[str, str, list[str]]]:
+    """(id, heading, sentences) per section; the tribute section only with ``tribute``."""
+    parts = [
+        ("cards", _cards),
+        ("play", _playing),
+        ("roles", _roles),
+        ("scoring", _scoring),
+        *([("tribute", _tribute)] if rules.tribute else []),
     ]
-    if rules.tribute:
-        sections.append((t("desc.h.tribute", lang), _tribute(rules, lang)))
-    return sections
+    return [(key, t(f"desc.h.{key}", lang), say(rules, lang)) for key, say in parts]
 
 
 def summary(rules: Rules, lang: str = "zh") -> str:
@@ -248,6 +273,9 @@ def _scoring(rules: Rules, lang: str) -> list[str]:
     multipliers = _multipliers(rules, lang)
     if multipliers:
         lines.append(t("desc.multipliers", lang, items=multipliers))
+    lines += _solo_multipliers(rules, lang)
+    if rules.guard_may_show and _factor(rules, _places(0, 1), "open_guard") == 1:
+        lines.append(t("desc.x.open_guard_none", lang))  # KK/联众: 明保 changes no points
     lines.append(t("desc.escape", lang, points=escape_scores(EMPEROR)[EMPEROR]))
     return lines
 
@@ -295,15 +323,17 @@ def _solo_points(rules: Rules, lang: str) -> list[str]:
     ]
     shown = [_score(rules, _places(p), solo=True, open_solo=True) for p in range(SEATS)]
     factor = shown[0][EMPEROR] // dark[0][EMPEROR]
+    name = _open_name(rules, lang)
     if all(o == [factor * d for d in ds] for o, ds in zip(shown, dark, strict=True)):
         if factor != 1:
-            lines.append(t("desc.open.factor", lang, factor=factor))
+            lines.append(t("desc.open.factor", lang, name=name, factor=factor))
         return lines
     win, lose = shown[0], shown[1]
     lines.append(
         t(
             "desc.open.table",
             lang,
+            name=name,
             win=_signed(win[EMPEROR]),
             others_win=_signed(win[GUARD]),
             lose=_signed(lose[EMPEROR]),
@@ -313,13 +343,18 @@ def _solo_points(rules: Rules, lang: str) -> list[str]:
     return lines
 
 
+def _open_name(rules: Rules, lang: str) -> str:
+    """The open solo as the rules' family calls it: 明独 (R8.7); 明独, 独保 or 明独保 (R9.2,
+    R9.3); 明独保 or 抢独 (R11.3, R11.4)."""
+    return t(f"desc.open.name.{rules.selection}", lang)
+
+
 def _multipliers(rules: Rules, lang: str) -> str:
     """R10.1/R10.2: the factors 造反, 明保 and 踢 put on a game with a guard, where they occur."""
     places = _places(0, 1)
-    base = _score(rules, places)[EMPEROR]
 
     def factor(*names: str) -> int:
-        return _score(rules, places, **dict.fromkeys(names, True))[EMPEROR] // base
+        return _factor(rules, places, *names)
 
     occurs = {
         "rebellion": rules.rebellion,
@@ -338,6 +373,38 @@ def _multipliers(rules: Rules, lang: str) -> str:
         for name in names
     ]
     return _join(items, lang, "；")
+
+
+def _factor(rules: Rules, places: list[int], *names: str, solo: bool = False) -> int:
+    """What the flags ``names`` multiply the emperor's points by, at these places."""
+    flags = dict.fromkeys(names, True)
+    base = _score(rules, places, solo=solo, open_solo="open_solo" in names)[EMPEROR]
+    return _score(rules, places, solo=solo, **flags)[EMPEROR] // base
+
+
+def _solo_multipliers(rules: Rules, lang: str) -> list[str]:
+    """R10.1, R10.2: what 造反 and 踢 do to a solo emperor's points, dark (暗独) or open
+    (明独, 明独保); nothing when neither is in the rules or neither multiplies."""
+    places = _places(0)
+    occurs = {"rebellion": rules.rebellion, "kicked": rules.kick}
+    kinds: dict[str, tuple[str, ...]] = {
+        t("desc.x.dark", lang): (),
+        _open_name(rules, lang): ("open_solo",),  # no 造反 poll after an open solo (R9.5)
+    }
+    said = []
+    for who, base in kinds.items():
+        items = [
+            t("desc.x.item", lang, what=t(f"desc.x.{name}", lang), factor=times)
+            for name, on in occurs.items()
+            if on
+            and not (base and name == "rebellion")
+            and (times := _factor(rules, places, *base, name, solo=True)) != 1
+        ]
+        if items:
+            said.append(t("desc.x.solo", lang, who=who, items=_join(items, lang)))
+    if not said:
+        return []
+    return [t("desc.multipliers.solo", lang, items=("；" if lang == "zh" else "; ").join(said))]
 
 
 def _paid(
