@@ -202,8 +202,6 @@ PAGE: dict[str, tuple[str, str]] = {
     "ask.rebel.other": ("造反吗？两家以上造反就成功", "Rebel? Two or more rebels succeed"),
     "ask.kick": ("踢吗？分数再加倍", "Kick? It doubles the score again"),
     "ask.grab": ("抢独吗？", "Grab the solo?"),
-    "ask.tribute": ("进贡：交出一张最大的牌", "Tribute: pay your highest card"),
-    # the table's log (the engine's events are told by narration.py)
     # R14: 明保 and 造反 are sealed: everyone asked answers at once, told together
     "poll.answered": ("已表态，等待其他玩家", "Answered: waiting for the others"),
     "poll.mine": ("你的表态：{answer}", "Your answer: {answer}"),
@@ -216,6 +214,8 @@ PAGE: dict[str, tuple[str, str]] = {
         "到时间还没表态的算不表态（过）",
         "When time runs out, anyone yet to answer passes",
     ),
+    "ask.tribute": ("进贡：交出一张最大的牌", "Tribute: pay your highest card"),
+    # the table's log (the engine's events are told by narration.py)
     "log.start": ("第 {n} 局开始", "game {n} begins"),
     "log.match_over": ("比赛结束", "the match is over"),
     "log.auto.timeout": ("{name} 超时，托管了", "{name} ran out of time: auto-play (托管) on"),
