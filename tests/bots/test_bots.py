@@ -219,7 +219,8 @@ def test_cli_play_opponents_in_both_languages() -> None:
     en = runner.invoke(
         app, ["play", "--opponents", "heuristic", "--seed", "3", "--lang", "en"], input="quit\n"
     )
-    assert en.exit_code == 0 and "against four regular (heuristic) bots" in " ".join(en.output.split())
+    told = " ".join(en.output.split())
+    assert en.exit_code == 0 and "against four regular (heuristic) bots" in told
     zh = runner.invoke(app, ["play", "--opponents", "auto", "--seed", "3"], input="quit\n")
     assert zh.exit_code == 0 and "另外四家是入门机器人" in zh.output  # auto: the seeds' 托管 policy
     bad = runner.invoke(app, ["play", "--opponents", "nosuch", "--lang", "en"])

@@ -54,8 +54,9 @@ def test_text_imports_nothing_from_the_rest_of_baohuang() -> None:
                 assert not any(a.name.startswith("baohuang") for a in node.names), path
 
 
-#: ``t("id")``, ``t(`prefix.${x}`)`` and ``both("id")`` in the page's scripts.
-JS_ID = re.compile(r"""\b(?:t|both)\(\s*(["`])([^"`]*)\1""")
+#: ``t("id")``, ``t(`prefix.${x}`)``, ``both("id")`` and ``addLog("id", …)`` (a log line's
+#: template, told when drawn) in the page's scripts.
+JS_ID = re.compile(r"""\b(?:t|both|addLog)\(\s*(["`])([^"`]*)\1""")
 
 
 def test_every_id_the_page_uses_is_in_the_catalog() -> None:

@@ -130,7 +130,10 @@ class TableInfo(Model):
         "public table.",
     )
     creator: int | None = Field(
-        None, description="The user id of a friends' table's creator (房主); null otherwise."
+        None,
+        description="The user id of the table's creator (房主), who alone may send its bots "
+        "away: a friends' table's always, a public table's while the node that made it runs "
+        "it; null otherwise.",
     )
 
 

@@ -98,8 +98,6 @@ class TableActor(TableState):
         self.pool = pool
         #: Seat bots made so far (each gets its own key in the pool).
         self.made = 0
-        #: The user who made the table here (its bots count against their share).
-        self.owner: int | None = None
         #: Random hex of n bytes: each game's deal seed.
         self.token = token
         self.clock: Clock = clock or SystemClock()
@@ -629,8 +627,7 @@ class TableActor(TableState):
         else:
             if chair is None or chair.bot is None:
                 raise Refused("not_allowed", "error.server.no_bot", seat=command.seat)
-            creator = self.creator if self.creator is not None else self.owner
-            if creator is not None and conn.user != creator:
+            if self.owner is not None and conn.user != self.owner:
                 raise Refused("not_allowed", "error.server.bot_creator")
             self._record("leave", {"seat": command.seat})
 

@@ -50,6 +50,10 @@ class TableState:
         #: A friends' table's room code and its creator's user id (its ``room`` event).
         self.code: str | None = None
         self.creator: int | None = None
+        #: The user who made the table (建桌): its bots count against their share and only they
+        #: send bots away; a friends' table's is its creator, a public table's is known while
+        #: the node that made it runs it (``None`` after a restart).
+        self.owner: int | None = None
         #: R14: the answers to the sealed poll in progress (明保, 造反) applied to the game and
         #: not stored yet, as (seat, action): no event may tell who answered when, so they are
         #: stored with the action that closes the poll (its secret's ``sealed``). A restart
@@ -82,7 +86,7 @@ class TableState:
             watching=len(self.watchers),
             seq=self.seq,
             code=self.code,
-            creator=self.creator,
+            creator=self.owner if self.owner is not None else self.creator,
         )
 
     def admits(self, user: int | None, code: str | None) -> bool:

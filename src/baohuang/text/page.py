@@ -218,10 +218,10 @@ PAGE: dict[str, tuple[str, str]] = {
     # the table's log (the engine's events are told by narration.py)
     "log.start": ("第 {n} 局开始", "game {n} begins"),
     "log.match_over": ("比赛结束", "the match is over"),
-    "log.auto.timeout": ("{name} 超时，托管了", "{name} ran out of time: auto-play (托管) on"),
-    "log.auto.disconnect": ("{name} 掉线，托管了", "{name} is away: auto-play (托管) on"),
-    "log.auto.request": ("{name} 开启托管", "{name} switched auto-play (托管) on"),
-    "log.auto.off": ("{name} 取消托管", "{name} plays again (托管 off)"),
+    "log.auto.timeout": ("{seat} 超时，托管了", "{seat} ran out of time: auto-play (托管) on"),
+    "log.auto.disconnect": ("{seat} 掉线，托管了", "{seat} is away: auto-play (托管) on"),
+    "log.auto.request": ("{seat} 开启托管", "{seat} switched auto-play (托管) on"),
+    "log.auto.off": ("{seat} 取消托管", "{seat} plays again (托管 off)"),
     "auto.banner": ("托管中：机器人替你出牌", "Auto-play (托管) is on: a bot plays for you"),
     "auto.cancel": ("取消托管", "Take back"),
     # history, replay, leaderboard

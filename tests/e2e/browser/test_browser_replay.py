@@ -118,7 +118,7 @@ def test_the_replay_of_game_two_shows_the_tribute_and_the_result(
     step_to(page, total - 1)
     check_result(page, ROLES_ZH, PLACES_ZH, points)
     names = [row[0] for row in table_cells(page.locator(".replay-result table"))]
-    assert names == ["小明", "机器人1", "机器人2", "机器人3", "机器人4"], names
+    assert names == ["小明", "机器人2", "机器人3", "机器人4", "机器人5"], names  # from 1
     expect(page.locator(".replay-result h3")).to_contain_text("第 2 局结果")
     shot(page, "replay-result")
 
@@ -127,7 +127,7 @@ def test_the_replay_of_game_two_shows_the_tribute_and_the_result(
     expect(page.locator(".step-label")).to_contain_text(f"step {total}/{total}")
     check_result(page, ROLES_EN, PLACES_EN, points)
     names = [row[0] for row in table_cells(page.locator(".replay-result table"))]
-    assert names == ["小明", "Bot 1", "Bot 2", "Bot 3", "Bot 4"], names
+    assert names == ["小明", "Bot 2", "Bot 3", "Bot 4", "Bot 5"], names
     expect(page.locator(".replay-result h3")).to_contain_text("Game 2 result")
     if paid:
         step_to(page, 0)

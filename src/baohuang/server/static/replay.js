@@ -14,7 +14,7 @@ import { Narrator, actionWords } from "./tablelog.js";
 let names = null;
 let bots = null;
 const name = (s) =>
-  bots?.[s] ? t("bot.name", { seat: s }) : names?.[s] || t("seat", { seat: s });
+  bots?.[s] ? t("bot.name", { seat: s + 1 }) : names?.[s] || t("seat", { seat: s + 1 });
 /** The step last shown, so that a language switch (which draws the page again) keeps it. */
 let kept = { id: null, at: 0 };
 

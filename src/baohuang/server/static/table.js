@@ -239,29 +239,36 @@ class TablePage {
     if (d.kind === "start") {
       this.rounds.reset();
       this.decl = {};
-      this.addLog(t("log.start", { n: d.game + 1 }));
+      this.addLog("log.start", { n: d.game + 1 });
     }
     if (d.kind === "start" || d.kind === "game") {
       for (const e of d.events) {
-        for (const line of this.narrator.lines(e)) this.addLog(line);
+        for (const [key, fields] of this.narrator.told(e)) this.addLog(key, fields);
         this.rounds.add(e);
         const word = declaration(e);
         if (word) (this.decl[e.seat] ||= []).push(word);
       }
     } else if (d.kind === "match_over") {
-      this.addLog(t("log.match_over"));
+      this.addLog("log.match_over", {});
     } else if (d.kind === "auto") {
       const key = !d.on
         ? "log.auto.off"
         : { timeout: "log.auto.timeout", disconnect: "log.auto.disconnect" }[d.reason] ||
           "log.auto.request";
-      this.addLog(t(key, { name: this.seatName(d.seat) }));
+      this.addLog(key, { seat: d.seat });
     }
   }
 
-  addLog(text) {
-    this.log.push(text);
+  /** A log line: its template and fields, with the seats as they are now, so that it names
+   *  who acted then and is told in the page's language when drawn (logText). */
+  addLog(key, fields) {
+    this.log.push({ key, fields, seats: this.seatsNow() });
     if (this.log.length > LOG_SIZE) this.log.splice(0, this.log.length - LOG_SIZE);
+  }
+
+  logText(line) {
+    if (typeof line === "string") return line; // kept by a page from before lines had keys
+    return this.narrator.render(line.key, line.fields, (s) => this.nameOf(line.seats?.[s], s));
   }
 
   bubble(seat, text) {
@@ -316,12 +323,24 @@ class TablePage {
   // ------------------------------------------------------------ derived state
 
   /** A seat's name (the one given, else the one sitting there now), "(you)" for this seat; a
-   * bot's in the page's language (机器人2 / Bot 2, after its seat). */
+   * bot's in the page's language (机器人3 / Bot 3, after its seat, counted from 1). */
   seatName(s, name = this.info?.seats?.[s]?.name) {
     const sitting = this.info?.seats?.[s];
     const bot = sitting?.bot && name === sitting.name;
-    const shown = bot ? t("bot.name", { seat: s }) : (name ?? t("seat", { seat: s }));
+    return this.nameOf(bot ? sitting : name == null ? null : { name }, s);
+  }
+
+  /** Seat `s` named after `seat` ({name, bot}; null: nobody), in the page's language. */
+  nameOf(seat, s) {
+    const shown = seat?.bot
+      ? t("bot.name", { seat: s + 1 })
+      : (seat?.name ?? t("seat", { seat: s + 1 }));
     return s === this.seat ? t("seat.me", { name: shown }) : shown;
+  }
+
+  /** Who sits where now, as a log line keeps it. */
+  seatsNow() {
+    return (this.info?.seats ?? []).map((seat) => seat && { name: seat.name, bot: seat.bot });
   }
 
   hand() {

@@ -35,11 +35,10 @@ export class Narrator {
     this.last = {};
   }
 
-  /** The log's lines for `e`: what says() tells, less what the table shows elsewhere. */
-  lines(e) {
-    return this.says(e)
-      .filter(([key]) => !SHOWN_ELSEWHERE.has(key))
-      .map(([key, fields]) => this.render(key, fields));
+  /** The log's templates for `e` ([key, fields]): what says() tells, less what the table
+   *  shows elsewhere. */
+  told(e) {
+    return this.says(e).filter(([key]) => !SHOWN_ELSEWHERE.has(key));
   }
 
   /**
@@ -76,18 +75,20 @@ export class Narrator {
     return alone(e);
   }
 
-  /** The template `key` in the page's language, its fields in words. */
-  render(key, fields) {
-    return t(key).replace(/\{(\w+)\}/g, (_, name) => this.field(name, fields[name]));
+  /** The template `key` in the page's language, its fields in words, seats named by `seat`. */
+  render(key, fields, seat = this.name) {
+    return t(key).replace(/\{(\w+)\}/g, (_, name) => this.field(name, fields[name], seat));
   }
 
-  /** A template's field in words: seats by name, cards by cardName(). */
-  field(name, value) {
-    if (SEAT_FIELDS.has(name)) return this.name(value);
+  /** A template's field in words: seats by name (`seat`), cards by cardName(). */
+  field(name, value, seat = this.name) {
+    if (SEAT_FIELDS.has(name)) return seat(value);
     if (name === "seats" || name === "rebels") {
-      return value.map((s) => this.name(s)).join(t("sep.list"));
+      return value.map((s) => seat(s)).join(t("sep.list"));
     }
-    if (name === "payers") return value.map((said) => this.render(...said)).join(t("sep.clause"));
+    if (name === "payers") {
+      return value.map(([key, fields]) => this.render(key, fields, seat)).join(t("sep.clause"));
+    }
     if (["place", "outcome", "poll"].includes(name)) return t(`${name}.${value}`);
     if (name === "auto") return value ? t("event.auto") : "";
     if (name === "card" || name === "added") return cardName(value);

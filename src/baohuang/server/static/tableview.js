@@ -1,5 +1,6 @@
 // Drawing the table page from its state (table.js): seats, the centre, the hand, dialogs.
 
+import { session } from "./api.js";
 import { BIG, RANKS, SMALL, cardEl, cardName, cardRow, packCounts, rankLabel } from "./cards.js";
 import { h, mount } from "./dom.js";
 import { pick, t } from "./i18n.js";
@@ -215,7 +216,7 @@ function seatBox(p, s, k) {
     h(
       "div",
       { class: "seat-info" },
-      h("span", { class: "seat-sub" }, t("seat", { seat: s }), relation ? ` · ${relation}` : ""),
+      h("span", { class: "seat-sub" }, t("seat", { seat: s + 1 }), relation ? ` · ${relation}` : ""),
       v
         ? h(
             "span",
@@ -263,25 +264,31 @@ export function showClock(el, left) {
   return el;
 }
 
+/** A waiting seat's buttons, only those this page may use: 坐这里 for a spectator at an empty
+ *  seat; 加机器人 for a seated person; 请走机器人 for the table's creator (anyone seated when
+ *  the server does not know who made it). */
 function seatButtons(p, s, seat) {
-  if (seat?.bot)
+  const seated = p.seat !== null;
+  const creator = p.info.creator;
+  if (seat?.bot) {
+    if (!seated || (creator !== null && creator !== session.user?.id)) return null;
     return h(
       "button",
       { class: "remove-bot small", onclick: () => p.send("remove_bot", { seat: s }) },
       t("btn.remove_bot"),
     );
+  }
   if (seat) return null;
   return h(
     "div",
     { class: "seat-buttons" },
-    p.seat === null
-      ? h("button", { class: "sit-here small primary", onclick: () => p.sit(s) }, t("btn.sit_here"))
-      : null,
-    h(
-      "button",
-      { class: "add-bot small", onclick: () => p.send("add_bot", { seat: s }) },
-      t("btn.add_bot"),
-    ),
+    seated
+      ? h(
+          "button",
+          { class: "add-bot small", onclick: () => p.send("add_bot", { seat: s }) },
+          t("btn.add_bot"),
+        )
+      : h("button", { class: "sit-here small primary", onclick: () => p.sit(s) }, t("btn.sit_here")),
   );
 }
 
@@ -691,7 +698,7 @@ function side(p) {
       h(
         "ol",
         {},
-        [...p.log].reverse().map((line) => h("li", {}, line)),
+        [...p.log].reverse().map((line) => h("li", {}, p.logText(line))),
       ),
     ),
   );
