@@ -378,7 +378,7 @@ def test_play_loop_double_holder_yields_like_anyone_r9_3() -> None:
     prompt = "你是皇帝候选人，牌堆 R*：accept（同意/登基） / solo（明独） / decline（放弃/让位）？"
     assert prompt in text
     assert "不合规则：只能自己逃跑：输入 逃跑" in text  # R10.4: nobody else's escape
-    assert "座位0（你） 拿着皇牌 R*，让位给 座位4" in text and "转让" not in text.split("输入：")[0]
+    assert "座位0（你） 拿着皇牌 大王★，让位给 座位4" in text and "转让" not in text.split("输入：")[0]
 
 
 def test_play_loop_weihai_double_holder_transfers_r9_3() -> None:
@@ -391,10 +391,10 @@ def test_play_loop_weihai_double_holder_transfers_r9_3() -> None:
     assert (
         "你是皇帝候选人，牌堆 R*：accept（同意/登基） / solo（明独） / transfer（转让）？" in text
     )
-    assert "座位0（你） 转让：把皇牌 R* 交给 座位4" in text
-    assert "座位0（你） 拿着保牌 B*，是保皇派" in text  # a 转让 reveals the guard (R14)
+    assert "座位0（你） 转让：把皇牌 大王★ 交给 座位4" in text
+    assert "座位0（你） 拿着保牌 小王★，是保皇派" in text  # a 转让 reveals the guard (R14)
     # the forced 登基 is one line, told once (not "candidate", then "accepts")
-    assert "座位4 拿着皇牌 R*，登基当皇帝" in text and "座位4 是皇帝候选人" not in text
+    assert "座位4 拿着皇牌 大王★，登基当皇帝" in text and "座位4 是皇帝候选人" not in text
     assert match.game.emperor == 4 and match.game.guard == 0
 
 
@@ -407,7 +407,7 @@ def test_play_loop_weihai_forced_ascent_is_one_line_r9_3() -> None:
     assert not play_match(match, lambda _: next(answers), console, bots=QUIET_BOTS)
     text = out.getvalue()
     assert "你是皇帝候选人，牌堆 R*：accept（同意/登基）？" in text
-    assert "座位0（你） 拿着皇牌 R*，登基当皇帝" in text
+    assert "座位0（你） 拿着皇牌 大王★，登基当皇帝" in text
     assert "同意，收下牌堆" not in text and "是皇帝候选人，牌堆" not in text.replace("你是", "")
     assert "座位0（你） 是皇帝" not in text
 
@@ -693,12 +693,12 @@ NARRATION: list[tuple[dict[str, Any], list[str], list[str]]] = [
     ),
     (
         {"kind": "roles", "emperor": 2, "guard": True},
-        ["你拿着保牌 B*：你是保皇派（只有你自己知道）"],
+        ["你拿着保牌 小王★：你是保皇派（只有你自己知道）"],
         ["you hold B*: you are the guard (only you know)"],
     ),
     (
         {"kind": "roles", "emperor": 0, "solo": "dark"},
-        ["你同时拿着 R* 和 B*：暗独，一个人对四家"],
+        ["你同时拿着 大王★ 和 小王★：暗独，一个人对四家"],
         ["you hold both R* and B*: dark solo (暗独), alone against four"],
     ),
     ({"kind": "roles", "emperor": 2}, [], []),  # the 登基 before it said who is emperor
@@ -781,7 +781,7 @@ NARRATION: list[tuple[dict[str, Any], list[str], list[str]]] = [
     ),
     (
         {"kind": "transfer", "seat": 3, "to": 2, "added": None},
-        ["座位3 转让：把皇牌 R* 交给 座位2"],
+        ["座位3 转让：把皇牌 大王★ 交给 座位2"],
         ["seat 3 transfers the emperor card R* to seat 2 (转让)"],
     ),
     (
@@ -850,7 +850,7 @@ SEQUENCES: list[tuple[list[dict[str, Any]], list[list[str]]]] = [
             {"kind": "accept", "seat": 3, "pile": ["R*"], "counts": [33] * 5},
             {"kind": "roles", "emperor": 3},
         ],
-        [[], ["座位3 拿着皇牌 R*，登基当皇帝"], []],
+        [[], ["座位3 拿着皇牌 大王★，登基当皇帝"], []],
     ),
     (
         [
@@ -861,7 +861,7 @@ SEQUENCES: list[tuple[list[dict[str, Any]], list[list[str]]]] = [
         ],
         [
             [],
-            ["座位3 拿着皇牌 R*，让位给 座位2"],
+            ["座位3 拿着皇牌 大王★，让位给 座位2"],
             ["座位2 是皇帝候选人，牌堆：R*"],
             ["座位2 同意，收下牌堆，当皇帝"],
         ],
@@ -879,7 +879,7 @@ SEQUENCES: list[tuple[list[dict[str, Any]], list[list[str]]]] = [
             {"kind": "transfer", "seat": 3, "to": 2, "added": None, "counts": [33] * 5},
             {"kind": "reveal", "seat": 3, "role": "guard"},
         ],
-        [[], ["座位3 转让：把皇牌 R* 交给 座位2"], ["座位3 拿着保牌 B*，是保皇派"]],
+        [[], ["座位3 转让：把皇牌 大王★ 交给 座位2"], ["座位3 拿着保牌 小王★，是保皇派"]],
     ),
     (  # the 登基 a 转让 forces (R9.3) is one line: no "candidate", no "accepts"
         [
@@ -892,10 +892,10 @@ SEQUENCES: list[tuple[list[dict[str, Any]], list[list[str]]]] = [
         ],
         [
             [],
-            ["座位3 转让：把皇牌 R* 交给 座位2"],
-            ["座位3 拿着保牌 B*，是保皇派"],
+            ["座位3 转让：把皇牌 大王★ 交给 座位2"],
+            ["座位3 拿着保牌 小王★，是保皇派"],
             [],
-            ["座位2 拿着皇牌 R*，登基当皇帝"],
+            ["座位2 拿着皇牌 大王★，登基当皇帝"],
             [],
         ],
     ),

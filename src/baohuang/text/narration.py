@@ -45,7 +45,7 @@ NARRATION: dict[str, tuple[str, str]] = {
         "{seat} declines and adds {added}{auto}",
     ),
     "event.decline.holder": (
-        "{seat} 拿着皇牌 R*，让位给 {to}{auto}",
+        "{seat} 拿着皇牌 大王★，让位给 {to}{auto}",
         "{seat} holds the emperor card R* and yields (让位) to {to}{auto}",
     ),
     "event.auto": ("（没有可叫的三张，自动放弃）", " (no callable triple: automatic)"),
@@ -54,7 +54,7 @@ NARRATION: dict[str, tuple[str, str]] = {
         "{seat} accepts, takes the pile and is the emperor",
     ),
     "event.accept.holder": (
-        "{seat} 拿着皇牌 R*，登基当皇帝",
+        "{seat} 拿着皇牌 大王★，登基当皇帝",
         "{seat} holds the emperor card R* and takes the throne (登基)",
     ),
     "event.void": (
@@ -62,10 +62,10 @@ NARRATION: dict[str, tuple[str, str]] = {
         "nobody became emperor: the deal is void, dealing anew",
     ),
     "event.transfer": (
-        "{seat} 转让：把皇牌 R* 交给 {to}",
+        "{seat} 转让：把皇牌 大王★ 交给 {to}",
         "{seat} transfers the emperor card R* to {to} (转让)",
     ),
-    "event.transfer.reveal": ("{seat} 拿着保牌 B*，是保皇派", "{seat} holds B*: the guard"),
+    "event.transfer.reveal": ("{seat} 拿着保牌 小王★，是保皇派", "{seat} holds B*: the guard"),
     # the guard: called (R8.6) or marked (R9.3, R9.4); an open replay names it
     "event.call": (
         "{seat} 叫 {card}：持有第四张 {card} 的是保皇派",
@@ -80,11 +80,11 @@ NARRATION: dict[str, tuple[str, str]] = {
         "you hold all four {card}: dark solo (暗独), alone against four",
     ),
     "event.roles.guard": (
-        "你拿着保牌 B*：你是保皇派（只有你自己知道）",
+        "你拿着保牌 小王★：你是保皇派（只有你自己知道）",
         "you hold B*: you are the guard (only you know)",
     ),
     "event.roles.dark": (
-        "你同时拿着 R* 和 B*：暗独，一个人对四家",
+        "你同时拿着 大王★ 和 小王★：暗独，一个人对四家",
         "you hold both R* and B*: dark solo (暗独), alone against four",
     ),
     "event.guard_is": ("保皇派是 {guard_seat}", "the guard is {guard_seat}"),

@@ -171,26 +171,26 @@ PAGE: dict[str, tuple[str, str]] = {
     # role-phase dialogs (R8, R9, R11, R12)
     "ask.candidate": ("你是皇帝候选人，登基还是放弃？", "You are the candidate: take the throne?"),
     "ask.candidate.marked": (
-        "你拿着皇牌 R*：登基还是让位？",
+        "你拿着皇牌 大王★：登基还是让位？",
         "You hold the emperor card R*: take the throne?",
     ),
     "ask.candidate.forced": (
-        "你拿着皇牌 R*：登基",
+        "你拿着皇牌 大王★：登基",
         "You hold the emperor card R*: take the throne",
     ),
     "ask.candidate.both": (
-        "你同时拿着 R* 和 B*：登基（暗独）、独保，还是转让？",
+        "你同时拿着 大王★ 和 小王★：登基（暗独）、独保，还是转让？",
         "You hold both R* and B*: take the throne as a dark solo (登基), play an open solo "
         "(独保) or transfer R* (转让)?",
     ),
     "ask.candidate.both_yield": (
-        "你同时拿着 R* 和 B*：登基（暗独）、独保，还是让位（保牌留在手里）？",
+        "你同时拿着 大王★ 和 小王★：登基（暗独）、独保，还是让位（保牌留在手里）？",
         "You hold both R* and B*: take the throne as a dark solo (登基), play an open solo "
         "(独保) or yield R* and keep B* (让位)?",
     ),
     "ask.call": (
-        "叫牌：亮出一张三张，持第四张的人是保皇派",
-        "Call a triple: the holder of the 4th copy is your guard",
+        "叫牌：选一张你有三张的牌来叫，有第四张的人就是保皇派",
+        "Call: pick a card you hold three of; whoever holds the fourth is your guard",
     ),
     "ask.solo": ("明独吗？一个人公开对四家", "Declare open solo, alone against four?"),
     "ask.show.guard": ("你是保皇派：明保还是暗保？", "You are the guard: show yourself?"),

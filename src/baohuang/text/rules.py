@@ -56,8 +56,8 @@ RULES: dict[str, tuple[str, str]] = {
     "desc.h.scoring": ("计分", "Scoring"),
     "desc.h.tribute": ("进贡", "Tribute (进贡)"),
     "desc.family.called": ("叫牌定保皇派（R8）", "the guard is called (R8)"),
-    "desc.family.fixed": ("皇牌 R* 和保牌 B* 定身份（R9）", "marked jokers R* and B* (R9)"),
-    "desc.family.kk_classic": ("皇牌 R* 加叫保（R11）", "marked R* and a called guard (R11)"),
+    "desc.family.fixed": ("皇牌 大王★ 和保牌 小王★ 定身份（R9）", "marked jokers R* and B* (R9)"),
+    "desc.family.kk_classic": ("皇牌 大王★ 加叫保（R11）", "marked R* and a called guard (R11)"),
     "desc.pack": (
         "用 {decks} 副牌：点数 {low} 到 2，加上大王、小王，共 {size} 张。",
         "{decks} decks: ranks {low} to 2 and the jokers, {size} cards in all.",
@@ -68,11 +68,11 @@ RULES: dict[str, tuple[str, str]] = {
         "{n} of the {decks} sixes of spades (6s) are removed too.",
     ),
     "desc.marked.R": (
-        "一张大王做了记号，是皇牌 R*（出牌时就是大王）。",
+        "一张大王做了记号，是皇牌 大王★（出牌时就是大王）。",
         "One big joker is marked: the emperor card R* (it plays as R).",
     ),
     "desc.marked.B": (
-        "一张小王做了记号，是保牌 B*（出牌时就是小王）。",
+        "一张小王做了记号，是保牌 小王★（出牌时就是小王）。",
         "One small joker is marked: the guard card B* (it plays as B).",
     ),
     "desc.deal.aside": (
@@ -224,17 +224,17 @@ RULES: dict[str, tuple[str, str]] = {
         "alone against four, openly.",
     ),
     "desc.r9.cards": (
-        "拿到皇牌 R* 的人是皇帝，拿到保牌 B* 的人是保皇派（保牌不能转手）。",
+        "拿到皇牌 大王★ 的人是皇帝，拿到保牌 小王★ 的人是保皇派（保牌不能转手）。",
         "The holder of R* is the emperor, the holder of B* the guard (B* cannot be handed on).",
     ),
     "desc.r9.open_anyone": (
-        "先问明独：从拿 R* 的人开始按出牌顺序，每家都可以宣布明独（不需要 R*）；"
+        "先问明独：从拿 大王★ 的人开始按出牌顺序，每家都可以宣布明独（不需要 大王★）；"
         "第一个宣布的人当皇帝，一个人公开对四家。",
         "First, open solo (明独): from the R* holder in play order anyone may declare it, R* "
         "or not; the first to declare is the emperor, alone against four, openly.",
     ),
     "desc.r9.yield": (
-        "拿 R* 的人可以登基，也可以让位给上家：第一个让位的只交 R*，之后每个让位的再添一张 2"
+        "拿 大王★ 的人可以登基，也可以让位给上家：第一个让位的只交 大王★，之后每个让位的再添一张 2"
         "（没有 2 就添最大的非王牌）。两圈都没人登基，重新发牌。",
         "The R* holder may take the throne (登基) or yield (让位) to the previous player (上家): "
         "the first yielder hands on only R*, each later one adds a 2 (or, without one, its "
@@ -242,21 +242,21 @@ RULES: dict[str, tuple[str, str]] = {
         "Two laps without an emperor: the cards are dealt anew.",
     ),
     "desc.r9.forced": (
-        "拿 R* 的人必须登基，不能让位。",
+        "拿 大王★ 的人必须登基，不能让位。",
         "The R* holder must take the throne (登基); no yielding.",
     ),
     "desc.r9.both.transfer": (
-        "同时拿到 R* 和 B* 的人可以：独保（明独，一个人公开对四家）；登基不声明"
-        "（暗独：又是皇帝又是保皇派，别人不知道）；或者 转让（把 R* 交给上家，上家必须登基，"
-        "自己还是保皇派，因为只有拿着 B* 才能转让，大家就知道了）。",
+        "同时拿到 大王★ 和 小王★ 的人可以：独保（明独，一个人公开对四家）；登基不声明"
+        "（暗独：又是皇帝又是保皇派，别人不知道）；或者 转让（把 大王★ 交给上家，上家必须登基，"
+        "自己还是保皇派，因为只有拿着 小王★ 才能转让，大家就知道了）。",
         "A player holding both R* and B* chooses: an open solo (独保), alone against four, "
         "openly; to take the throne without a word (登基), a dark solo (暗独): emperor and guard "
         "at once, in secret; or to transfer R* (转让) to the previous player (上家), who must be "
         "emperor, staying the guard, known to all since only B*'s holder may transfer.",
     ),
     "desc.r9.both.yield": (
-        "同时拿到 R* 和 B* 的人可以：独保（明独，一个人公开对四家）；登基不声明"
-        "（暗独：又是皇帝又是保皇派，别人不知道）；或者像别人一样让位：只交 R*，保牌留在手里，"
+        "同时拿到 大王★ 和 小王★ 的人可以：独保（明独，一个人公开对四家）；登基不声明"
+        "（暗独：又是皇帝又是保皇派，别人不知道）；或者像别人一样让位：只交 大王★，保牌留在手里，"
         "自己是保皇派，看起来和别人让位一样。",
         "A player holding both R* and B* chooses: an open solo (独保), alone against four, "
         "openly; to take the throne without a word (登基), a dark solo (暗独): emperor and guard "
@@ -265,7 +265,7 @@ RULES: dict[str, tuple[str, str]] = {
     ),
     "desc.r9.guard": (
         "皇帝定下以后，先从皇帝的下家起依次问明保：保皇派可以明保（亮明身份）或暗保（过），"
-        "别人只能过，看不出谁是保皇派；打出 B* 也就亮明了。",
+        "别人只能过，看不出谁是保皇派；打出 小王★ 也就亮明了。",
         "Once the emperor is settled, every other seat is asked first whether to show the guard "
         "(明保), in turn from the emperor's next player (下家): the guard may show itself (明保) "
         "or stay hidden (暗保, a pass), "
@@ -273,7 +273,7 @@ RULES: dict[str, tuple[str, str]] = {
         "too.",
     ),
     "desc.r11.card": (
-        "拿皇牌 R* 的人可以登基，也可以让位给上家（不添 2）；没有可叫三张的人自动让位。"
+        "拿皇牌 大王★ 的人可以登基，也可以让位给上家（不添 2）；没有可叫三张的人自动让位。"
         "传完一圈后，能当的就必须当皇帝，除非手里有同一张牌四张（还可以让）；两圈都没人当，"
         "重新发牌。",
         "The R* holder may take the throne (登基) or yield (让位) to the previous player (上家), "

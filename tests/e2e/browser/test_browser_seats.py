@@ -19,6 +19,7 @@ def test_seat_buttons_are_only_those_one_may_use(
     host, guest, watcher = (new_page(width=width, height=height, phone=phone) for _ in range(3))
     join(host, "房主")
     table = create_table(host, bots=2)  # bots in seats 4 and 5 (counted from 1)
+    expect(host.locator(".table-title strong")).to_have_text("房主的牌桌")  # not its hex id
     expect(host.locator(".seat[data-seat='0'] .seat-sub")).to_contain_text("座位1")
     expect(host.locator(".seat[data-seat='4'] .name")).to_have_text("机器人5")
     expect(host.locator(".remove-bot")).to_have_count(2)  # the creator's bots

@@ -4,6 +4,7 @@ import { session } from "./api.js";
 import { BIG, RANKS, SMALL, cardEl, cardName, cardRow, packCounts, rankLabel } from "./cards.js";
 import { h, mount } from "./dom.js";
 import { pick, t } from "./i18n.js";
+import { tableName } from "./lobby.js";
 import { resultsWindow } from "./results.js";
 import { roomBar } from "./room.js";
 import { keptTurn, roundList, roundSummary, roundsButton, roundsPopover } from "./rounds.js";
@@ -57,7 +58,7 @@ function topBar(p) {
     h(
       "div",
       { class: "table-title" },
-      h("strong", {}, info.config.name || `#${info.id}`),
+      h("strong", { title: `#${info.id}` }, tableName(info)),
       rulesLink(
         info.config.preset,
         info.config.options,
