@@ -114,6 +114,11 @@ PAGE: dict[str, tuple[str, str]] = {
     "btn.hint": ("提示", "Hint"),
     "btn.pass": ("过", "Pass"),
     "btn.cannot": ("要不起", "Can't beat"),
+    "hand.auto_pass": ("自动过", "Auto-pass"),
+    "hand.auto_pass.title": (
+        "要不起时自动过（只在这个浏览器里记住）",
+        "Pass by itself when nothing beats the table (remembered in this browser)",
+    ),
     "btn.play": ("出牌", "Play"),
     "btn.clear": ("重选", "Clear"),
     "btn.close": ("关闭", "Close"),

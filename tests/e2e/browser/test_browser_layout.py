@@ -111,6 +111,18 @@ def readable(page: Page) -> dict[str, Any]:
     return found
 
 
+#: The rank groups of the hand that a row break splits: each group's cards' distinct tops.
+SPLIT_GROUPS = """() => [...document.querySelectorAll('.hand .group')]
+  .filter((g) => new Set([...g.children].map((c) => Math.round(c.getBoundingClientRect().top)))
+    .size > 1)
+  .map((g) => g.dataset.rank)"""
+
+
+def whole_groups(page: Page) -> None:
+    """#50: a rank group never splits across rows of the hand."""
+    assert page.evaluate(SPLIT_GROUPS) == [], "rank groups split across rows"
+
+
 def start_game(page: Page, name: str, timer: int = 0) -> None:
     join(page, name)
     create_table(page, bots=4, bot_delay=0, timer=timer)
@@ -148,6 +160,7 @@ def test_whole_game_fits(new_page: Callable[..., Page], size: str) -> None:
         if not shown and turns >= 4 and page.locator(".mine.my-turn").count():
             page.keyboard.press("Escape")  # no selection: every rank in its place
             readable(page)
+            whole_groups(page)
             path = shot(page, f"table-{size}")
             if os.environ.get("UPDATE_DOCS_SCREENSHOT"):
                 shutil.copy(path, DOCS_IMAGES[size])

@@ -15,6 +15,8 @@ import { renderTable, showClock } from "./tableview.js";
 
 const CACHE = (id) => `bh.table.${id}`;
 const LOG_SIZE = 60;
+/** Milliseconds 自动过 waits before it passes: time to see the play it cannot beat. */
+const AUTO_PASS_MS = 700;
 
 class TablePage {
   constructor(root, id, signals) {
@@ -39,6 +41,8 @@ class TablePage {
     this.online = true;
     this.busy = false;
     this.showCounter = localStorage.getItem("bh.counter") !== "off";
+    this.autoPass = localStorage.getItem("bh.autopass") === "on"; // 自动过, off by default
+    this.autoPassFor = null; // the view an automatic 过 is under way for
     this.roundsOpen = false; // the 上一轮 popover
     this.flight = null; // the play flying to the centre (motion.js)
     // After a reload: the state seen so far, so that `hello` may ask only for what was missed.
@@ -290,6 +294,26 @@ class TablePage {
       CACHE(this.id),
       JSON.stringify({ seq: this.conn.seq, info, seat, view, log, decl, rounds, lastOver }),
     );
+    this.passSoon();
+    this.render();
+  }
+
+  /** 自动过 (the player's choice, kept per browser): 过 by itself after a beat, so that the
+   *  play it cannot beat is seen, when 过 is all this seat may do in the play (要不起). */
+  passSoon() {
+    const v = this.view;
+    const cannot = this.decides() && v?.phase === "play" && v.legal.join() === "pass";
+    if (!this.autoPass || !cannot || this.autoPassFor === this.viewKey) return;
+    const key = (this.autoPassFor = this.viewKey);
+    setTimeout(() => {
+      if (this.autoPass && this.viewKey === key && this.decides()) this.pass();
+    }, AUTO_PASS_MS);
+  }
+
+  toggleAutoPass() {
+    this.autoPass = !this.autoPass;
+    localStorage.setItem("bh.autopass", this.autoPass ? "on" : "off");
+    this.passSoon();
     this.render();
   }
 

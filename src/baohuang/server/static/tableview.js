@@ -598,6 +598,16 @@ function mine(p) {
       { class: "actions" },
       h("span", { class: "selection", "aria-live": "polite" }, note),
       h(
+        "label",
+        { class: "auto-pass", title: t("hand.auto_pass.title") },
+        h("input", {
+          type: "checkbox",
+          checked: p.autoPass,
+          onchange: () => p.toggleAutoPass(),
+        }),
+        t("hand.auto_pass"),
+      ),
+      h(
         "button",
         {
           id: "btn-clear",
