@@ -76,6 +76,8 @@ def allowed_extras(event: dict[str, Any], private: dict[int, Any], seat: int) ->
         return {"cards"}
     if kind in ("decline", "transfer") and seat == event["seat"]:
         return {"auto"}
+    if kind == "call" and seat == event["seat"]:  # the caller: 暗独, a call with no choice
+        return {"solo", "forced"} & set(private.get(seat, {}))
     if kind in ("call", "roles"):
         return {"solo", "guard"} & set(private.get(seat, {}))
     return set()
@@ -190,6 +192,8 @@ class ViewChecker:
                     assert viewer == game.guard
                 if "solo" in extra:
                     assert viewer == game.emperor and game.guard is None
+                if "forced" in extra:
+                    assert viewer == event.public["seat"] == game.emperor
             if event.kind == "poll" and event.public["poll"] in ("show", "rebel", "grab"):
                 # every seat but the emperor is asked, so being asked tells nothing
                 others = set(range(SEATS)) - {self.emperor}

@@ -314,10 +314,15 @@ class Referee:
         holders = [s for s in range(SEATS) if s != seat and self.hands[s][card]]
         assert len(holders) <= 1  # four copies: the 4th is in at most one other hand
         self.guard = holders[0] if holders else None
-        if self.guard is None:  # R8.7 暗独, R11.3 暗独保: known to the emperor only
-            assert priv == {seat: {"solo": "dark"}}
-        else:
-            assert priv == {self.guard: {"guard": True}}
+        # R8.7 暗独, R11.3 暗独保: known to the emperor only; so is a call the emperor had no
+        # choice in (classic's one callable triple, no 明独: R11's 明独保 is always a choice).
+        expected: dict[int, dict[str, Any]] = (
+            {seat: {"solo": "dark"}} if self.guard is None else {self.guard: {"guard": True}}
+        )
+        triples = [c for c, n in self.hands[seat].items() if c.rank < TWO and n >= 3]
+        if self.rules.selection == "called" and len(triples) == 1 and self.hands[seat][card] < 4:
+            expected.setdefault(seat, {})["forced"] = True
+        assert priv == expected
         self.called = self.reveal_card = card
         self.settled = True
 

@@ -242,6 +242,7 @@ def _alone(event: dict[str, Any]) -> Said:
             return [("event.decline.added" if e.get("added") else "event.decline", e)]
         case "call" | "roles":  # R8.6, R9.3–R9.4 (the 登基 before roles said who is emperor)
             said = [("event.call", e)] if kind == "call" else []
+            said += [("event.call.forced", e)] if e.get("forced") else []
             said += [(f"event.{kind}.guard", e)] if e.get("guard") is True else []
             said += [(f"event.{kind}.dark", e)] if e.get("solo") == "dark" else []
             said += [("event.guard_is", e)] if isinstance(e.get("guard_seat"), int) else []

@@ -188,11 +188,14 @@ class RolesEvent(_RoleSecrets):
 
 class CallEvent(_RoleSecrets):
     """The emperor called a card (R8.7, R11.3). Private: ``guard`` (true, to the guard),
-    ``solo`` (``dark``, to the emperor holding all four: 暗独)."""
+    ``solo`` (``dark``, to the emperor holding all four: 暗独), ``forced`` (true, to the
+    emperor: the only callable triple, called by the engine; R14: only the emperor may learn
+    that its hand left no choice)."""
 
     kind: Literal["call"]
     seat: int
     card: str
+    forced: NotRequired[Literal[True]]
 
 
 class OpenSoloEvent(_Numbered):

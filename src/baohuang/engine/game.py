@@ -30,7 +30,6 @@ from typing import Any
 
 from .actions import (
     ACCEPT,
-    DECLINE,
     PASS,
     TRANSFER,
     Accept,
@@ -451,7 +450,7 @@ class Game(RolePhases):
         elif isinstance(action, Tribute):
             self._pay_tribute(seat, action.card)
         elif isinstance(action, Call):
-            self._call(seat, action.card)
+            self._call(seat, action.card, forced=auto)
         elif isinstance(action, OpenSolo) and phase == "call":
             self._declare_open_solo(seat, action.card, "shown" if action.card else "declared")
             self._roles_settled()
@@ -473,7 +472,7 @@ class Game(RolePhases):
                 return
             seat = self.current_seat
             assert seat is not None
-            self._dispatch(seat, options[0], auto=options[0] is DECLINE)
+            self._dispatch(seat, options[0], auto=True)
 
 
 def new_game(

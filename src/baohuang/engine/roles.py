@@ -339,13 +339,18 @@ class RolePhases(GameState):
         self._event("roles", {"emperor": emperor}, private)
         self._roles_settled()
 
-    def _call(self, seat: int, card: Card) -> None:
-        """R8.7, R11.3: the holder of the 4th copy is the guard; all four: 暗独."""
+    def _call(self, seat: int, card: Card, forced: bool = False) -> None:
+        """R8.7, R11.3: the holder of the 4th copy is the guard; all four: 暗独. ``forced``: the
+        only callable triple, called by the engine (told to the caller alone)."""
         self.called = self.reveal_card = card
         holders = [s for s in range(SEATS) if s != seat and self.cards[s][card.id]]
         self.guard = holders[0] if holders else None
         self.teams_set = True
-        private = {seat: {"solo": "dark"}} if self.guard is None else {self.guard: {"guard": True}}
+        private: dict[int, dict[str, Any]] = (
+            {seat: {"solo": "dark"}} if self.guard is None else {self.guard: {"guard": True}}
+        )
+        if forced:
+            private.setdefault(seat, {})["forced"] = True
         self._event("call", {"seat": seat, "card": str(card)}, private)
         self._roles_settled()
 

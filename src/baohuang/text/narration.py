@@ -71,6 +71,10 @@ NARRATION: dict[str, tuple[str, str]] = {
         "{seat} 叫 {card}：持有第四张 {card} 的是保皇派",
         "{seat} calls {card}: the holder of the 4th {card} is the guard",
     ),
+    "event.call.forced": (
+        "你只有 {card} 这一张牌有三张，已替你叫了",
+        "{card} is the only card you hold three of: called for you",
+    ),
     "event.call.guard": (
         "你持有第四张 {card}：你是保皇派（只有你自己知道）",
         "you hold the 4th {card}: you are the guard (only you know)",

@@ -141,6 +141,7 @@ function alone(e) {
     case "roles": {
       // R8.6, R9.3–R9.4 (the 登基 before roles said who is emperor)
       const said = e.kind === "call" ? [["event.call", e]] : [];
+      if (e.forced) said.push(["event.call.forced", e]); // the only callable triple: shown
       if (e.guard === true) said.push([`event.${e.kind}.guard`, e]);
       if (e.solo === "dark") said.push([`event.${e.kind}.dark`, e]);
       if (Number.isInteger(e.guard_seat)) said.push(["event.guard_is", e]);
