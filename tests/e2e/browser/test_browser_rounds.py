@@ -120,7 +120,7 @@ def test_kept_round_and_last_round_popover(new_page: Callable[..., Page]) -> Non
     english = rows(page, ".rounds-pop li")
     assert [(s, c) for s, _, c in english] == [(s, c) for s, _, c in whole]
     for seat, name, cards in english:
-        assert name == ("小明 (you)" if seat == 0 else f"Bot {seat}"), name
+        assert name == ("小明 (you)" if seat == 0 else f"Bot {seat + 1}"), name  # from 1
         if cards == "pass":
             expect(pop.locator(f"li[data-seat='{seat}'] .passed").first).to_have_text("pass")
     expect(pop.locator(".rounds-sum")).to_contain_text(" took it")
