@@ -168,15 +168,20 @@ class TableMachine(RuleBasedStateMachine):
     @rule()
     def advance_to_the_acting_wake_up(self) -> None:
         """Time runs to the wake-up that acts for the seat to act: the game moves on (a
-        person out of time or away goes on 托管 first, then the bot plays)."""
+        person out of time or away goes on 托管 first, then the bot plays; in a sealed poll,
+        its bots answer)."""
         table = self.kit.actor
+
+        def waiting() -> tuple[object, ...]:  # a sealed poll moves on as its seats answer
+            return table.turn(), table.game.to_act if table.in_game() else ()
+
         for _ in range(2):
             due = table.scheduler.pending("act")
             if due is None:
                 return
-            turn = table.turn()
+            before = waiting()
             self.kit.advance(max(0.0, due.at - self.kit.clock.now()))
-            if table.turn() != turn:
+            if waiting() != before:
                 return
             assert isinstance(due.wake, TakeOver), f"{due} did not act"
         raise AssertionError("two wake-ups passed and the game did not move")
@@ -185,20 +190,30 @@ class TableMachine(RuleBasedStateMachine):
 
     @invariant()
     def a_seat_someone_must_act_for_has_its_wake_up(self) -> None:
+        """Each seat the game waits on (in a sealed poll, each yet to answer) has a wake-up:
+        the act slot for a bot, 托管 or a running timer; a person away goes on 托管 when the
+        act slot (their turn) or the grace slot (a sealed poll, R14) comes."""
         table = self.kit.actor
         turn = table.turn()
         if turn is None:
             return
-        seat = table.game.current_seat
-        chair = table.seats[seat] if seat is not None else None
-        assert chair is not None, "a game waits on an empty seat"
-        must = chair.played_by_bot or table.config.timer or chair.away_until is not None
-        due = table.scheduler.pending("act")
-        if must:
-            assert due is not None, f"seat {seat} must be acted for; nothing is pending"
-            wake = due.wake
-            assert isinstance(wake, BotMove | TakeOver) and wake.turn == turn
-            assert due.at >= self.kit.clock.now() - 1e-9
+        now = self.kit.clock.now() - 1e-9
+        for seat in table.game.to_act:
+            chair = table.seats[seat]
+            assert chair is not None, "a game waits on an empty seat"
+            if chair.played_by_bot or table.config.timer:
+                due = table.scheduler.pending("act")
+                assert due is not None, f"seat {seat} must be acted for; nothing is pending"
+                assert isinstance(due.wake, BotMove | TakeOver) and due.wake.turn == turn
+            elif chair.away_until is not None:
+                due = table.scheduler.pending("grace" if table.game.sealed else "act")
+                assert due is not None, f"seat {seat} is away; nothing is pending"
+                assert due.at <= chair.away_until + 1e-9
+            else:
+                continue  # a person here with no timer: the table waits for them
+            if table.game.sealed and isinstance(due.wake, BotMove):
+                continue  # 托管 on mid-poll answers at once: its wake-up may be past (R14)
+            assert due.at >= now, f"{due} is already past"
 
     @invariant()
     def every_connection_saw_the_log_without_gaps(self) -> None:
