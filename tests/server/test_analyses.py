@@ -20,6 +20,7 @@ from baohuang.bots.heuristic import HeuristicBot
 from baohuang.engine.game import new_game
 from baohuang.engine.record import to_record
 from baohuang.engine.rules import Rules
+from baohuang.server.analyses import Analyses, Job
 from baohuang.server.app import create_app
 from baohuang.server.store import GameRow, Store, TableRow
 
@@ -124,3 +125,28 @@ def test_a_friends_tables_analyses_are_its_players_only(tmp_path: Path) -> None:
         assert (await nobody.post("/api/games/g2/analysis", json={"seat": 0})).status_code == 401
 
     run(tmp_path, test)
+
+
+def test_a_job_ending_during_a_status_read_is_never_reported_as_none(tmp_path: Path) -> None:
+    """The job is looked up before the store: one that is stored and dropped while the store
+    is read still answers with its progress (the page would otherwise stop polling)."""
+
+    async def main() -> None:
+        store = Store(f"sqlite:///{tmp_path / 'race.db'}")
+        await store.start()
+        try:
+            analyses = Analyses(store)
+            analyses.jobs[("g", 1)] = Job("g", 1, user=1, total=9, done=9, state="running")
+            read = analyses._stored
+
+            async def overtaken(game_id: str, seat: int) -> dict[str, Any] | None:
+                found = await read(game_id, seat)  # not stored yet when read …
+                del analyses.jobs[(game_id, seat)]  # … and stored, its job dropped, meanwhile
+                return found
+
+            analyses._stored = overtaken  # type: ignore[method-assign]
+            assert await analyses.status("g", 1) == {"status": "running", "done": 9, "total": 9}
+        finally:
+            await store.close()
+
+    asyncio.run(main())

@@ -61,10 +61,10 @@ class Analyses:
 
     async def status(self, game_id: str, seat: int) -> dict[str, Any]:
         """``{"status": "done", "result"}``, a job's progress, or ``{"status": "none"}``."""
+        job = self.jobs.get((game_id, seat))  # before the read: a job ends once it is stored
         stored = await self._stored(game_id, seat)
         if stored is not None:
             return {"status": "done", "result": stored}
-        job = self.jobs.get((game_id, seat))
         return job.status() if job is not None else {"status": "none"}
 
     async def ask(self, row: GameRow, seat: int, user: int) -> dict[str, Any]:
