@@ -114,14 +114,13 @@ def rate(
     if not players:
         return []
     seats = range(len(result.scores))
-    if result.outcome == "escape":  # the escaper alone against the others, who win
+    if result.outcome == "escape":  # the escaper alone, losing to the others
         mine = list(players)
-        winner = "others"
-    else:  # the emperor's side against the rebels
+        ranks = [2.0, 1.0]
+    else:  # the emperor's side against the rebels; a draw ranks them level
         mine = [s for s in seats if result.role(s) != "rebel"]
-        winner = {"emperor": "mine", "rebels": "others"}.get(result.outcome, "nobody")
+        ranks = {"emperor": [1.0, 2.0], "rebels": [2.0, 1.0]}.get(result.outcome, [1.0, 1.0])
     sides = (mine, [s for s in seats if s not in mine])
-    ranks = {"mine": [1.0, 2.0], "others": [2.0, 1.0]}.get(winner, [1.0, 1.0])
     size = max(len(side) for side in sides)
     teams = [_team([skills.get(players.get(s, ""), Skill()) for s in side], size) for side in sides]
     changes = []
@@ -129,8 +128,8 @@ def rate(
         for seat, after in zip(side, team, strict=False):
             if seat in players:
                 key = players[seat]
-                won = rank == 1 and winner != "nobody"
                 before = skills.get(key, Skill())
+                won = rank < max(ranks)
                 changes.append(Change(seat, key, before, Skill(after.mu, after.sigma), won))
     return sorted(changes, key=lambda change: change.seat)
 
