@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from baohuang.engine.scoring import GameResult
 from baohuang.server import ratings
+from baohuang.server.ladder import leaderboard
 from baohuang.server.ratings import LEVELS, Skill, level_of, rate, rated_seats
 from baohuang.server.seats import Seat
 from baohuang.server.store import GameRow, RatingRow, RatingStepRow, Store, TableRow, UserRow
@@ -126,6 +127,56 @@ def test_steps_are_stored_as_moves_so_two_tables_at_once_both_count(tmp_path: Pa
                 assert row is not None and (row.games, row.wins, row.bot) == (2, 0, "strong")
                 stored = await session.scalars(select(RatingStepRow.game_id))
                 assert sorted(stored) == ["g1", "g1", "g1", "g2"]
+        finally:
+            await store.close()
+
+    asyncio.run(main())
+
+
+def test_the_leaderboard_is_the_top_by_the_rating_shown(tmp_path: Path) -> None:
+    """排行榜: the database picks the best ``limit`` by ``μ − 3σ``; below 0 every rating shows
+    0, and those tie by μ."""
+    skills = {
+        "b:strong": Skill(30.0, 2.0),  # 2400
+        "b:heuristic": Skill(26.0, 3.0),  # 1700
+        "b:random": Skill(20.0, 7.0),  # 0 (μ − 3σ = −1 above greedy's −3), μ 20
+        "b:greedy": Skill(24.0, 9.0),  # 0, μ 24
+        "b:learned": Skill(28.0, 1.0),  # 2500
+    }
+
+    async def main() -> None:
+        store = Store(f"sqlite:///{tmp_path / 'l.db'}")
+        await store.start()
+        try:
+
+            def rows(session: Session) -> None:
+                for player, skill in skills.items():
+                    bot = player.removeprefix("b:")
+                    session.add(
+                        RatingRow(
+                            player=player,
+                            preset="classic",
+                            bot=bot,
+                            mu=skill.mu,
+                            sigma=skill.sigma,
+                            games=1,
+                            wins=0,
+                            updated=0.0,
+                        )
+                    )
+
+            await store.write(rows)
+            board = await leaderboard(store, "classic")
+            assert [e["bot"] for e in board] == [
+                "learned",
+                "strong",
+                "heuristic",
+                "greedy",
+                "random",
+            ]
+            assert [e["rating"] for e in board] == [2500, 2400, 1700, 0, 0]
+            top = await leaderboard(store, "classic", limit=4)
+            assert [e["bot"] for e in top] == ["learned", "strong", "heuristic", "greedy"]
         finally:
             await store.close()
 

@@ -10,6 +10,10 @@ from sqlalchemy import case, func, select
 from .ratings import Skill
 from .store import GameRow, RatingRow, RatingStepRow, ResultRow, Store, UserRow
 
+#: :attr:`Skill.rating` before rounding, as the database orders it (``μ − 3σ``, at least 0).
+_CONSERVATIVE = RatingRow.mu - 3 * RatingRow.sigma
+SHOWN = case((_CONSERVATIVE > 0, _CONSERVATIVE), else_=0.0)
+
 
 async def leaderboard(store: Store, preset: str, limit: int = 100) -> list[dict[str, Any]]:
     """People and bot levels rated in ``preset``, by the conservative estimate: rating,
@@ -20,6 +24,8 @@ async def leaderboard(store: Store, preset: str, limit: int = 100) -> list[dict[
             select(RatingRow, UserRow.name)
             .outerjoin(UserRow, UserRow.id == RatingRow.user_id)
             .where(RatingRow.preset == preset)
+            .order_by(SHOWN.desc(), RatingRow.mu.desc(), RatingRow.games)
+            .limit(limit)
         )
         board: list[dict[str, Any]] = []
         for row, name in rated:
@@ -40,8 +46,7 @@ async def leaderboard(store: Store, preset: str, limit: int = 100) -> list[dict[
                     "roles": {},
                 }
             )
-        board.sort(key=lambda e: (-e["rating"], -e["mu"], e["games"]))
-        board = board[:limit]
+        board.sort(key=lambda e: (-e["rating"], -e["mu"], e["games"]))  # by the rounded rating
         people = {e["user"]: e for e in board if e["user"] is not None}
         roles = await session.execute(
             select(
