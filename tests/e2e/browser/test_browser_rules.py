@@ -89,8 +89,18 @@ def test_create_form_opens_the_chosen_presets_rules(new_page: Callable[..., Page
     expect(rules).to_have_url(re.compile("#/rules/weihai$"))
     said = rules_shown(rules, "weihai")
     assert "踢" in said["scoring"] and "明保" in said["scoring"], said["scoring"]
+    assert "烤牌" not in said["play"]
     # the form is left as it was
     expect(form.locator("select[name=preset]")).to_have_value("weihai")
+    # an option ticked under 更多选项 rides with the link: R5.1 烤牌 in the rules shown
+    form.locator("details.more summary").click()
+    form.locator(".options input[name=roast]").check()
+    with page.context.expect_page() as opened:
+        form.locator("a.rules-link").click()
+    roasting = opened.value
+    roasting.wait_for_load_state()
+    expect(roasting).to_have_url(re.compile(r"#/rules/weihai\?roast=true$"))
+    assert "烤牌" in rules_shown(roasting, "weihai")["play"]
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -246,6 +246,16 @@ async function createPanel() {
   };
   preset.addEventListener("change", drawOptions);
   drawOptions();
+  /** The rule options ticked that differ from the preset's own. */
+  const chosenOptions = () => {
+    const rules = presets[preset.value];
+    const chosen = {};
+    for (const input of optionBox.querySelectorAll("input, select")) {
+      const value = readOption(input);
+      if (value !== rules[input.name]) chosen[input.name] = value;
+    }
+    return chosen;
+  };
   const more = h(
     "details",
     { class: "more" },
@@ -277,7 +287,10 @@ async function createPanel() {
     "form",
     { class: "create" },
     field(t("create.name"), h("input", { name: "name", maxlength: 40 })),
-    field(t("create.preset"), [preset, rulesLink(() => preset.value, {}, "", t("rules.open"))]),
+    field(t("create.preset"), [
+      preset,
+      rulesLink(() => preset.value, chosenOptions, "", t("rules.open")),
+    ]),
     field(t("create.games"), num("games", 3, 1, 50)),
     h(
       "label",
@@ -291,16 +304,10 @@ async function createPanel() {
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const get = (n) => form.elements[n].value;
-    const rules = presets[get("preset")];
-    const chosen = {};
-    for (const input of optionBox.querySelectorAll("input, select")) {
-      const value = readOption(input);
-      if (value !== rules[input.name]) chosen[input.name] = value;
-    }
     const config = {
       name: get("name").trim(),
       preset: get("preset"),
-      options: chosen,
+      options: chosenOptions(),
       games: Number(get("games")),
       timer: Number(get("timer")),
       bot_level: get("bot_level"),

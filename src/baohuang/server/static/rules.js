@@ -15,11 +15,12 @@ export function rulesHash(preset, options = {}) {
   return `#/rules/${encodeURIComponent(preset)}${query ? `?${query}` : ""}`;
 }
 
-/** A link (`label`, 规则 by default) to the rules of `preset` (a name, or a function giving
- * the one chosen now) with `options`, opened in a new tab so that the page it is on (the 建桌
- * form, a table) stays as it is. */
+/** A link (`label`, 规则 by default) to the rules of `preset` with `options` (each a value,
+ * or a function giving the one chosen now), opened in a new tab so that the page it is on
+ * (the 建桌 form, a table) stays as it is. */
 export function rulesLink(preset, options = {}, cls = "", label = t("nav.rules")) {
-  const href = () => rulesHash(typeof preset === "function" ? preset() : preset, options);
+  const now = (value) => (typeof value === "function" ? value() : value);
+  const href = () => rulesHash(now(preset), now(options));
   const link = h(
     "a",
     { class: `rules-link ${cls}`.trim(), href: href(), target: "_blank", rel: "noopener" },
