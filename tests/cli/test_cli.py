@@ -119,9 +119,9 @@ class Responder:
         return text
 
     def _rejection(self, game: Game, text: str) -> str:
-        """The engine's message, in the UI language, for a bad entry (tried on a clone)."""
+        """The engine's message, in the UI language, for a bad entry."""
         try:
-            game.clone().apply(text)
+            game.check(text)
         except BaohuangError as exc:
             return exc.text(self.lang)
         raise AssertionError(f"{text!r} was meant to be rejected")

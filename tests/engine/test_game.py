@@ -313,11 +313,36 @@ def test_errors_name_the_problem_and_leave_the_state_unchanged(
     game = SITUATIONS[situation]()
     action = make(game)
     before = snapshot(game)
+    assert not game.is_legal(action)
+    with pytest.raises(error, match=message):
+        game.check(action)
     with pytest.raises(error, match=message):
         game.apply(action)
     assert snapshot(game) == before
     if not game.is_over:  # and the game goes on as if nothing happened
         game.apply(game.legal_actions()[-1])
+
+
+@pytest.mark.parametrize("preset", ["classic", "weihai", "kk_classic"])
+def test_apply_returns_the_events_it_added_and_is_legal_agrees(preset: str) -> None:
+    """Every seat that may act (each of a sealed poll's, R14): its legal actions are legal,
+    ``check`` gives the action applied (a rank-only play as its cards), nothing else the
+    seat holds is, and ``apply`` returns exactly the events it appended."""
+    rules = Rules.preset(preset)
+    for seed in range(4):
+        game, rng = new_game(rules, seed=seed), random.Random(seed)
+        while not game.is_over:
+            seat = rng.choice(game.to_act)
+            legal = game.legal_actions(seat)
+            assert all(game.is_legal(action, seat) for action in legal)
+            for wrong in ("3" * 16, "9x", "escape 7"):
+                assert not game.is_legal(wrong, seat)
+            action = rng.choice(legal)
+            checked = game.check(action, seat)
+            before = len(game.events)
+            added = game.apply(action, seat)
+            assert list(added) == game.events[before:]
+            assert (seat, checked) in game.actions  # a closed poll's in the poll's order
 
 
 # ---------------------------------------------------------------------- clone and determinism

@@ -54,7 +54,9 @@ from .cards import (
     TWO,
     Card,
 )
+from .errors import BaohuangError
 from .errors import IllegalActionError as IllegalActionError
+from .events import Event
 from .movegen import SIX, THREE, plays_for
 from .plays import Play, allowed, beats, must_empty_hand
 from .roles import SEALED_POLLS, RolePhases
@@ -189,10 +191,37 @@ class Game(RolePhases):
             self._texts = tuple([a.text if type(a) is Play else str(a) for a in self._legal_now()])
         return self._texts
 
-    def apply(self, action: Action | str, seat: int | None = None) -> None:
+    def apply(self, action: Action | str, seat: int | None = None) -> tuple[Event, ...]:
         """Apply ``action`` for ``seat``: by default :attr:`current_seat`, or any seat of
-        :attr:`to_act` (an escape is for its own seat); raises :class:`IllegalActionError` or
-        :class:`NotationError` and leaves the game unchanged."""
+        :attr:`to_act` (an escape is for its own seat); the events it added (none for an
+        answer to a sealed poll until the last is in, R14). Raises
+        :class:`IllegalActionError` or :class:`NotationError` (see :meth:`check`) and leaves
+        the game unchanged."""
+        seat, action = self._validated(action, seat)
+        before = len(self.events)
+        self.actions.append((seat, action))
+        self._dispatch(seat, action)
+        if self.phase in _AUTO_PHASES:
+            self._auto()
+        return tuple(self.events[before:])
+
+    def check(self, action: Action | str, seat: int | None = None) -> Action:
+        """The action :meth:`apply` would take for ``action`` (a rank-only play as the cards
+        it takes), without applying it; raises :class:`IllegalActionError` or
+        :class:`NotationError` naming what is wrong."""
+        return self._validated(action, seat)[1]
+
+    def is_legal(self, action: Action | str, seat: int | None = None) -> bool:
+        """Whether :meth:`apply` would accept ``action`` for ``seat`` (python-chess's
+        ``is_legal``); a string that is not notation is not legal."""
+        try:
+            self._validated(action, seat)
+        except BaohuangError:
+            return False
+        return True
+
+    def _validated(self, action: Action | str, seat: int | None) -> tuple[int, Action]:
+        """The seat that acts and the action as applied, or the error that refuses it."""
         if isinstance(action, str):
             action = parse_action(action)
         if self.current_seat is None:
@@ -202,19 +231,15 @@ class Game(RolePhases):
                 raise IllegalActionError("error.game.no_seat", seat=action.seat)
             if seat is not None and seat != action.seat:
                 raise IllegalActionError("error.game.escape_self")
-            seat = action.seat
-        elif seat is None or seat == self.current_seat:
-            seat = self.current_seat
-            action = self._checked(seat, action)
-        elif seat not in self.to_act:
+            return action.seat, action
+        if seat is None or seat == self.current_seat:
+            return self.current_seat, self._checked(self.current_seat, action)
+        if seat not in self.to_act:
             raise IllegalActionError("error.game.not_to_act", seat=seat)
-        elif action not in self._poll_options(seat):
+        if action not in self._poll_options(seat):
             options = ", ".join(str(a) for a in self._poll_options(seat))
             raise IllegalActionError("error.game.phase.poll", action=str(action), options=options)
-        self.actions.append((seat, action))
-        self._dispatch(seat, action)
-        if self.phase in _AUTO_PHASES:
-            self._auto()
+        return seat, action
 
     def _checked(self, seat: int, action: Action) -> Action:
         """``action`` of the seat to act, checked (a rank-only play as the cards it takes)."""

@@ -671,12 +671,10 @@ class TableActor(TableState):
     async def _apply(self, seat: int, action: Action, command_id: str | None) -> None:
         """Apply an action through the engine, then store and send its events."""
         game = self.game
-        before = len(game.events)
         try:
-            game.apply(action, seat)
+            fresh = game.apply(action, seat)
         except BaohuangError as exc:
             raise Refused("illegal", exc.code, **exc.params) from None
-        fresh = game.events[before:]
         if not fresh:
             # R14: an answer to a sealed poll, kept until the last is in: no event, only the
             # seat's own view (_send_own_views); stored with the action that closes the poll.

@@ -170,14 +170,13 @@ class TableState:
             # Tables started before deals had their own secret seeds: the old derivation.
             seed = row.secret.get("seed") or f"{self.seed}/{match}/{index}"
             self._begin(match, index, seed)
-            fresh = self.game.events
+            fresh = list(self.game.events)
         else:
-            before = len(self.game.events)
             # R14: a sealed poll's answers kept before this one are stored with it ("sealed").
+            fresh = []
             for seat, action in row.secret.get("sealed", ()):
-                self.game.apply(parse_action(action), seat)
-            self.game.apply(parse_action(row.secret["action"]), row.secret.get("seat"))
-            fresh = self.game.events[before:]
+                fresh += self.game.apply(parse_action(action), seat)
+            fresh += self.game.apply(parse_action(row.secret["action"]), row.secret.get("seat"))
         if [e.to_json(None) for e in fresh] != row.public["events"]:
             raise RuntimeError(f"table {self.id} event {row.seq}: the engine replays differently")
         seat, command_id = row.secret.get("seat"), row.secret.get("id")
