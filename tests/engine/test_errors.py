@@ -25,6 +25,7 @@ from baohuang import (
     Rules,
     RulesError,
     new_game,
+    parse_action,
 )
 from baohuang.engine.errors import BaohuangError
 from baohuang.text.catalog import MESSAGES, t
@@ -131,6 +132,13 @@ def test_an_illegal_action_names_its_id_and_params() -> None:
         game.apply(Escape(7))
     assert info.value.code == "error.game.no_seat" and info.value.params == {"seat": 7}
     assert (str(info.value), info.value.text("zh")) == ("no seat 7", "没有座位7")
+
+
+@pytest.mark.parametrize("text", ["escape 12", "escape 34", "escape 01234", "逃跑 5", "escape"])
+def test_r10_4_an_escape_names_one_seat_0_to_4(text: str) -> None:
+    with pytest.raises(NotationError) as info:
+        parse_action(text)
+    assert info.value.code == "error.action.escape_seat"
 
 
 def test_a_nested_error_is_worded_in_the_language_around_it() -> None:

@@ -159,7 +159,7 @@ def parse_action(text: str) -> Action:
     if len(words) == 1 and head in _WORDS:
         return _WORDS[head]
     if head in ("escape", "逃跑"):
-        if len(words) != 2 or words[1] not in "01234":
+        if len(words) != 2 or words[1] not in ("0", "1", "2", "3", "4"):  # not a substring
             raise NotationError("error.action.escape_seat", word=head)
         return Escape(int(words[1]))
     verb = _CARD_VERBS.get(head)
