@@ -19,7 +19,6 @@ from .errors import NotationError as NotationError
 
 RANK_SYMBOLS = "3456789TJQKA2BR"
 SUIT_SYMBOLS = "shdc"
-SUIT_NAMES_ZH = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 
 #: Rank indices: 0 is ``3`` … 12 is ``2``, then the jokers.
 TWO = 12
@@ -28,8 +27,6 @@ BIG_JOKER = 14
 NUM_RANKS = 15
 NUM_SUITED_RANKS = 13
 NUM_CARD_IDS = 56
-
-RANK_NAMES_ZH = [*"3456789", "10", "J", "Q", "K", "A", "2", "小王", "大王"]
 
 
 def rank_index(symbol: str) -> int:

@@ -2,7 +2,7 @@
 
 /**
  * h("button", {class: "x", onclick: fn, disabled: true}, "text", child, [more]) -> element.
- * Attributes: "class", "text", "html" (trusted markup only), on* listeners, dataset via
+ * Attributes: "class", "text", on* listeners, dataset via
  * "data-*", booleans set or drop the attribute; null/false/undefined children are skipped.
  */
 export function h(tag, attrs = {}, ...children) {
@@ -14,7 +14,6 @@ export function h(tag, attrs = {}, ...children) {
     if (value === null || value === undefined || value === false) continue;
     if (key === "class") el.setAttribute("class", value);
     else if (key === "text") el.textContent = value;
-    else if (key === "html") el.innerHTML = value;
     else if (key.startsWith("on") && typeof value === "function") {
       el.addEventListener(key.slice(2), value);
     } else if (key === "value" && !svg) el.value = value;
