@@ -6,6 +6,7 @@ actions (what the user sees) and types real moves in every notation the prompt a
 
 from __future__ import annotations
 
+import importlib.metadata
 import io
 import json
 import random
@@ -18,6 +19,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
+import baohuang
 from baohuang import (
     Accept,
     Action,
@@ -279,6 +281,13 @@ def test_play_loop_english() -> None:
     assert "your hand: " in out and "Game 1 result" in out and "Points" in out
     assert "bad input: bad card '9z'" in out and "not legal: " in out
     assert "你的手牌" not in out and "得分" not in out
+
+
+def test_cli_version_is_the_packages() -> None:
+    answer = runner.invoke(app, ["--version"])
+    assert answer.exit_code == 0
+    assert answer.output == f"baohuang {importlib.metadata.version('baohuang')}\n"
+    assert importlib.metadata.version("baohuang") == baohuang.__version__  # one place
 
 
 def test_cli_play_lang_switch() -> None:

@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from baohuang.cli import app
@@ -66,3 +68,37 @@ def test_bot_needs_a_table_and_the_load_extra() -> None:
     done = python(code)
     assert done.returncode == 1
     assert "pip install 'baohuang[load]'" in done.stderr and "httpx" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("database", "said"),
+    [
+        ("not a url", "is not a database URL"),
+        ("nosuch://x", "unknown kind of database 'nosuch'"),
+        ("sqlite:////no/such/folder/x.db", "no folder /no/such/folder"),
+        ("postgresql://me:secret@127.0.0.1:9/x", "cannot use the database"),
+    ],
+)
+def test_a_database_that_cannot_work_says_why_in_one_line(database: str, said: str) -> None:
+    for command in (["db", "upgrade"], ["serve", "--port", "0"]):
+        result = CliRunner().invoke(app, [*command, "--database", database])
+        assert result.exit_code == 2, result.output
+        assert said in result.output and len(result.output.strip().splitlines()) == 1
+        assert "Traceback" not in result.output and "secret" not in result.output
+
+
+def test_learned_bots_say_which_extra_and_what_is_wrong_with_a_model(tmp_path: Path) -> None:
+    code = (
+        "import sys; sys.modules['numpy'] = None; from baohuang.cli import app; "
+        "app(args=['arena', '--bots', 'learned,heuristic', '--games', '2', '--lang', 'en'], "
+        "prog_name='baohuang')"
+    )
+    done = python(code)
+    assert done.returncode == 2 and "pip install 'baohuang[rl]'" in done.stderr, done.stderr
+    broken = tmp_path / "model.npz"
+    broken.write_text("not a model")
+    for path, said in ((tmp_path / "none.npz", "No such file"), (broken, "cannot read")):
+        args = ["arena", "--bots", f"learned:{path},heuristic", "--games", "2", "--lang", "en"]
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 2 and said in result.output, result.output
+        assert "Traceback" not in result.output

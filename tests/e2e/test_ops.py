@@ -23,6 +23,7 @@ import httpx
 import pytest
 import yaml
 
+import baohuang
 from baohuang.server import health
 from baohuang.server.app import create_app
 from baohuang.server.logs import REPEAT_WINDOW, JsonFormatter, LogFormat, Repeats, log_config
@@ -454,6 +455,7 @@ def test_the_wheel_has_py_typed_the_license_and_the_browser_client(tmp_path: Pat
     assert "baohuang/py.typed" in files
     assert "baohuang/server/static/index.html" in files
     assert any(f.endswith(".dist-info/licenses/LICENSE") for f in files)
+    assert f"\nVersion: {baohuang.__version__}\n" in metadata.decode()  # from __init__.py
     requires = [
         line.removeprefix("Requires-Dist: ")
         for line in metadata.decode().splitlines()

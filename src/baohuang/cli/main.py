@@ -7,6 +7,7 @@ Chinese first; ``--lang en`` switches every message to English (see :mod:`baohua
 
 from __future__ import annotations
 
+import importlib.util
 import random
 import time
 from collections import Counter
@@ -24,8 +25,19 @@ from rich.progress import Progress
 from rich.text import Text
 from typer.core import TyperCommand, TyperGroup
 
+from .. import __version__
 from ..bots.arena import arena_json, assignments, play_deals, summarize
-from ..bots.base import BOTS, Bot, RandomBot, bot_step, is_bot, make_bot, play_out
+from ..bots.base import (
+    BOTS,
+    MODEL_PREFIX,
+    Bot,
+    RandomBot,
+    bot_step,
+    is_bot,
+    make_bot,
+    play_out,
+)
+from ..bots.learned import QModel
 from ..engine.actions import PASS, Action, Escape, parse_action
 from ..engine.describe import describe, refresh_markdown, summary
 from ..engine.errors import IllegalActionError, NotationError, RecordError, RulesError
@@ -88,6 +100,25 @@ app = typer.Typer(
     add_completion=False,
     cls=Group,
 )
+
+
+def _version(shown: bool) -> None:
+    if shown:
+        typer.echo(f"baohuang {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="版本 show the version and exit"
+        ),
+    ] = False,
+) -> None:
+    """The options before the command (its help is the app's)."""
+
 
 #: The seat the user plays in ``baohuang play``.
 HUMAN = 0
@@ -286,9 +317,18 @@ def _with_word(action: str) -> str:
 
 
 def _check_bot(name: str, lang: str) -> str:
-    """``name`` if it is a bot of the registry; else the error in ``lang``, exit 2."""
+    """``name`` if it is a bot of the registry (a ``learned:PATH`` whose model loads); else
+    the error in ``lang`` (which extra to install, what is wrong with the model), exit 2."""
+    learned = name == "learned" or name.startswith(MODEL_PREFIX)
+    if learned and importlib.util.find_spec("numpy") is None:
+        _fail(t("err.bot_extra", lang, name=name.partition(":")[0]))
     if not is_bot(name):
         _fail(t("err.bot", lang, name=name, names=", ".join([*BOTS, "learned:PATH"])))
+    if name.startswith(MODEL_PREFIX):
+        try:
+            QModel.load(name.removeprefix(MODEL_PREFIX).partition("@")[0])
+        except (OSError, ValueError, KeyError) as exc:
+            _fail(t("err.bot_model", lang, name=name, reason=exc))
     return name
 
 

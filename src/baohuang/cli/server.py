@@ -7,7 +7,7 @@ import asyncio
 import importlib.util
 import socket
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 
@@ -115,7 +115,6 @@ def serve(
     ] = 5.0,
 ) -> None:
     """启动保皇服务器（大厅、牌桌、网页）。 Run the game server: lobby, tables, browser client."""
-    need_driver(database)
     import uvicorn
 
     from ..server.app import create_app
@@ -142,7 +141,9 @@ def serve(
             )
             raise typer.Exit(2)
         cluster = Node(redis, node or f"{socket.gethostname()}:{port}", lease)
-    typer.echo(f"保皇 Baohuang 服务器 server: http://{host}:{port}  (数据库 database: {database})")
+    ready_database(database)  # a database that cannot work says so in one line, not at startup
+    shown = masked(database)
+    typer.echo(f"保皇 Baohuang 服务器 server: http://{host}:{port}  (数据库 database: {shown})")
     if cluster is not None:
         typer.echo(f"节点 node {cluster.name} (Redis {redis}, lease {lease:g} s)")
     uvicorn.run(
@@ -194,11 +195,8 @@ def db_upgrade(
     ] = DEFAULT_DATABASE,
 ) -> None:
     """升级数据库结构（启动服务器时也会升级）。 Upgrade the schema (serve does it on start too)."""
-    need_driver(database)
-    from ..server.store import upgrade
-
-    revision = asyncio.run(upgrade(database))
-    typer.echo(f"数据库已是最新结构 the database is at revision {revision}: {database}")
+    revision = ready_database(database)
+    typer.echo(f"数据库已是最新结构 the database is at revision {revision}: {masked(database)}")
 
 
 def protocol(
@@ -214,18 +212,56 @@ def protocol(
 # ---------------------------------------------------------------------- the optional extras
 
 
-def need_driver(database: str) -> None:
-    """Stop with a clear message when the database's driver is an extra not installed."""
-    from ..server.store import database_url
+def masked(database: str) -> str:
+    """``database`` as shown on a terminal or in a log: its password as ``***``."""
+    from sqlalchemy.engine import make_url
 
-    asyncpg = database_url(database).startswith("postgresql+asyncpg")
-    if asyncpg and importlib.util.find_spec("asyncpg") is None:
-        typer.echo(
-            "PostgreSQL needs the [postgres] extra: pip install 'baohuang[postgres]'  "
-            "(PostgreSQL 需要安装 baohuang[postgres])",
-            err=True,
+    return repr(make_url(database))
+
+
+def ready_database(database: str) -> str:
+    """Upgrade the schema of ``--database`` (its revision now), or stop with one clear line
+    saying why it cannot work: not a URL, a kind of database SQLAlchemy does not know, an
+    SQLite file in a folder that does not exist, PostgreSQL without its extra installed, or a
+    database that does not answer."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
+
+    from ..server.store import database_url, upgrade
+
+    def stop(zh: str, en: str) -> NoReturn:
+        typer.echo(f"{zh}  {en}", err=True)
+        raise typer.Exit(2)
+
+    try:
+        url = make_url(database_url(database))
+        url.get_dialect()
+    except NoSuchModuleError:  # an ArgumentError too: first
+        stop(
+            f"不认识的数据库 {url.drivername!r}",
+            f"unknown kind of database {url.drivername!r}: use sqlite:///FILE or "
+            "postgresql://USER:PASSWORD@HOST/NAME",
         )
-        raise typer.Exit(1)
+    except ArgumentError:
+        stop(
+            f"--database 不是数据库地址：{database!r}",
+            f"--database is not a database URL: {database!r} (sqlite:///FILE or "
+            "postgresql://USER:PASSWORD@HOST/NAME)",
+        )
+    folder = Path(url.database or "").parent
+    on_disk = url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:")
+    if on_disk and not folder.is_dir():
+        stop(f"没有文件夹 {folder}", f"no folder {folder} for the SQLite file {url.database}")
+    if url.drivername == "postgresql+asyncpg" and importlib.util.find_spec("asyncpg") is None:
+        stop(
+            "PostgreSQL 需要安装 baohuang[postgres]",
+            "PostgreSQL needs the [postgres] extra: pip install 'baohuang[postgres]'",
+        )
+    try:
+        return asyncio.run(upgrade(database))
+    except (OSError, SQLAlchemyError) as exc:
+        reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+        stop(f"连不上数据库 {url!r}", f"cannot use the database {url!r}: {reason}")
 
 
 def need_load_extra(command: str, zh: str) -> None:

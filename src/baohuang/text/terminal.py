@@ -87,6 +87,11 @@ TERMINAL: dict[str, tuple[str, str]] = {
         "Type help or ? for the legal actions",
     ),
     "err.bot": ("没有机器人 {name}：可选 {names}", "unknown bot {name}: bots are {names}"),
+    "err.bot_extra": (
+        "机器人 {name} 需要安装 baohuang[rl]：pip install 'baohuang[rl]'",
+        "the {name} bot needs the [rl] extra: pip install 'baohuang[rl]'",
+    ),
+    "err.bot_model": ("{name}：读不了模型（{reason}）", "{name}: cannot read the model ({reason})"),
     # simulate
     "sim.progress": ("模拟对局", "simulating"),
     "sim.title": (
