@@ -229,9 +229,10 @@ def ready_database(database: str) -> str:
 
     from ..server.store import database_url, upgrade
 
-    def stop(zh: str, en: str) -> NoReturn:
+    def stop(zh: str, en: str, code: int = 2) -> NoReturn:
+        """One line and the exit status: 2 for a --database written wrong, 1 otherwise."""
         typer.echo(f"{zh}  {en}", err=True)
-        raise typer.Exit(2)
+        raise typer.Exit(code)
 
     try:
         url = make_url(database_url(database))
@@ -256,12 +257,13 @@ def ready_database(database: str) -> str:
         stop(
             "PostgreSQL 需要安装 baohuang[postgres]",
             "PostgreSQL needs the [postgres] extra: pip install 'baohuang[postgres]'",
+            code=1,
         )
     try:
         return asyncio.run(upgrade(database))
     except (OSError, SQLAlchemyError) as exc:
         reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
-        stop(f"连不上数据库 {url!r}", f"cannot use the database {url!r}: {reason}")
+        stop(f"连不上数据库 {url!r}", f"cannot use the database {url!r}: {reason}", code=1)
 
 
 def need_load_extra(command: str, zh: str) -> None:
