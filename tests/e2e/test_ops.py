@@ -211,7 +211,7 @@ def test_readyz_is_503_before_the_store_starts(tmp_path: Path) -> None:
             answer = await client.get("/readyz")
         assert answer.status_code == 503
         assert answer.json() == {"status": "not_ready", "database": "ok", "writer": "stopped"}
-        await app.state.store.close()
+        await app.state.services.store.close()
 
     asyncio.run(check())
 

@@ -72,7 +72,7 @@ def run(tmp_path: Path, test: Test) -> None:
             ):
                 await me.post("/api/guest", json={"name": "复盘者"})
                 await other.post("/api/guest", json={"name": "旁观者"})
-                await test(me, other, app.state.store)
+                await test(me, other, app.state.services.store)
 
     asyncio.run(main())
 

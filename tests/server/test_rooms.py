@@ -294,7 +294,7 @@ async def _http(tmp_path: Path, test: Any, with_lobby: bool = False) -> None:
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-            await (test(client, app.state.lobby) if with_lobby else test(client))
+            await (test(client, app.state.services.lobby) if with_lobby else test(client))
 
 
 def test_the_room_endpoint_finds_private_tables_the_listing_hides(tmp_path: Path) -> None:
