@@ -204,49 +204,19 @@ def _alone(event: dict[str, Any]) -> Said:
     e, kind = event, event["kind"]
     match kind:
         case "deal":
-            dealer = e.get("dealer")
-            counts = "/".join(map(str, sorted(set(e["counts"]))))
-            fields = {"deal": e["deal"] + 1, "counts": counts, "dealer": dealer}
-            key = "event.deal.dealer" if isinstance(dealer, int) else "event.deal"
-            said: Said = [(key, fields)]
-            said += [("event.hand", e)] if "hand" in e else []
-            hands = sorted(e.get("hands", {}).items())
-            return said + [("event.hand_of", {"seat": s, "hand": hand}) for s, hand in hands]
-        case "tribute_due":  # R12 and R6.8: who pays how many cards (one entry per card)
-            cards = Counter((payer, to) for payer, to in e["payers"])
-            payers = [
-                (
-                    "event.tribute_due.payer" if to is None else "event.tribute_due.payer_to",
-                    {"seat": payer, "to": to, "n": n},
-                )
-                for (payer, to), n in cards.items()
-            ]
-            return [("event.tribute_due", {"payers": payers})]
+            return _deal(e)
+        case "tribute_due":
+            return _tribute_due(e)
         case "tribute_paid":
             return [("event.tribute_paid.card" if "card" in e else "event.tribute_paid", e)]
         case "tribute":
-            known = list(e.get("cards", []))
-            said = []
-            for move in e["transfers"]:
-                same = (c for c in known if (c["from"], c["to"]) == (move["from"], move["to"]))
-                card = next(same, None)
-                if card is None:
-                    said.append(("event.tribute", move))
-                else:
-                    known.remove(card)
-                    said.append(("event.tribute.card", card))
-            return said
+            return _tribute(e)
         case "candidate":
             return [("event.candidate", e)]
         case "decline":
             return [("event.decline.added" if e.get("added") else "event.decline", e)]
-        case "call" | "roles":  # R8.6, R9.3–R9.4 (the 登基 before roles said who is emperor)
-            said = [("event.call", e)] if kind == "call" else []
-            said += [("event.call.forced", e)] if e.get("forced") else []
-            said += [(f"event.{kind}.guard", e)] if e.get("guard") is True else []
-            said += [(f"event.{kind}.dark", e)] if e.get("solo") == "dark" else []
-            said += [("event.guard_is", e)] if isinstance(e.get("guard_seat"), int) else []
-            return said + ([("event.dark", e)] if e.get("dark") else [])
+        case "call" | "roles":
+            return _roles(kind, e)
         case "poll":  # nothing to tell when nobody is asked; R14: 明保 and 造反 are sealed
             sealed = e["poll"] in ("show", "rebel")
             return [("event.poll.sealed" if sealed else "event.poll", e)] if e["seats"] else []
@@ -271,6 +241,57 @@ def _alone(event: dict[str, Any]) -> Said:
             return [(f"event.reveal.{e.get('role', 'guard')}", e)]
         case _:
             return [(f"event.{kind}", e)] if kind in PLAIN_KINDS else []
+
+
+def _deal(e: dict[str, Any]) -> Said:
+    """A deal: its number and hand sizes (R7), the dealer, one's hand, an open replay's hands."""
+    dealer = e.get("dealer")
+    counts = "/".join(map(str, sorted(set(e["counts"]))))
+    fields = {"deal": e["deal"] + 1, "counts": counts, "dealer": dealer}
+    key = "event.deal.dealer" if isinstance(dealer, int) else "event.deal"
+    said: Said = [(key, fields)]
+    said += [("event.hand", e)] if "hand" in e else []
+    hands = sorted(e.get("hands", {}).items())
+    return said + [("event.hand_of", {"seat": s, "hand": hand}) for s, hand in hands]
+
+
+def _roles(kind: str, e: dict[str, Any]) -> Said:
+    """A call (R8.6: forced when it was the only one) or the roles (R9.3–R9.4; the 登基 before
+    them said who is emperor), with what a seat's own copy or an open replay adds."""
+    said: Said = [("event.call", e)] if kind == "call" else []
+    said += [("event.call.forced", e)] if e.get("forced") else []
+    said += [(f"event.{kind}.guard", e)] if e.get("guard") is True else []
+    said += [(f"event.{kind}.dark", e)] if e.get("solo") == "dark" else []
+    said += [("event.guard_is", e)] if isinstance(e.get("guard_seat"), int) else []
+    return said + ([("event.dark", e)] if e.get("dark") else [])
+
+
+def _tribute_due(e: dict[str, Any]) -> Said:
+    """R12 and R6.8: who pays how many cards (one entry per card), to whom."""
+    cards = Counter((payer, to) for payer, to in e["payers"])
+    payers = [
+        (
+            "event.tribute_due.payer" if to is None else "event.tribute_due.payer_to",
+            {"seat": payer, "to": to, "n": n},
+        )
+        for (payer, to), n in cards.items()
+    ]
+    return [("event.tribute_due", {"payers": payers})]
+
+
+def _tribute(e: dict[str, Any]) -> Said:
+    """R12: each card passed, named where the event (a seat's own copy, a replay) shows it."""
+    known = list(e.get("cards", []))
+    said: Said = []
+    for move in e["transfers"]:
+        same = (c for c in known if (c["from"], c["to"]) == (move["from"], move["to"]))
+        card = next(same, None)
+        if card is None:
+            said.append(("event.tribute", move))
+        else:
+            known.remove(card)
+            said.append(("event.tribute.card", card))
+    return said
 
 
 def status(view: View, lang: str) -> Table:
