@@ -14,7 +14,9 @@ from typing import Any
 
 import httpx
 import pytest
+from typer.testing import CliRunner
 
+from baohuang.cli import app
 from baohuang.engine.actions import PlayCards, parse_action
 from baohuang.engine.errors import NotationError
 from baohuang.engine.record import replay
@@ -516,3 +518,41 @@ def test_快速开始_joins_people_waiting_or_starts_at_once_with_bots(
     assert joined == {"id": waiting["id"], "preset": "weihai", "joined": True}
     wrong = friend.post("/api/quick", json={"preset": "chess"})
     assert wrong.status_code == 400 and "chess" in wrong.json()["detail"]["message"]
+
+
+def test_seeded_test_deals_repeat_a_run_and_are_refused_with_many_nodes(tmp_path: Path) -> None:
+    """#51 item 6: a server started with ``--test-deals`` (a hidden, tests-only option) makes
+    the same table ids and deals run after run, so a rare state a run met becomes a named
+    case; without it, two fresh servers deal differently. It warns that deals can be
+    computed, and it is refused beside ``--redis``."""
+
+    def first_deal(run: str, *options: str) -> tuple[str, list[str]]:
+        log = tmp_path / f"{run}.log"
+        live = LiveServer(f"sqlite:///{tmp_path / run}.db", log, *options).start()
+        try:
+            _, player = seated(live)
+
+            def dealt() -> list[dict[str, Any]]:  # this seat's copy of the deal: its hand
+                told = [
+                    e
+                    for t in player.events
+                    if t["kind"] in ("start", "game")
+                    for e in t.get("events", ())
+                ]
+                return [e for e in told if e["kind"] == "deal" and "hand" in e]
+
+            if not dealt():  # on the ready, or just after
+                player.until(lambda m: bool(dealt()))
+            assert player.table is not None
+            return player.table["id"], list(dealt()[0]["hand"])
+        finally:
+            live.stop()
+
+    first = first_deal("a", "--test-deals", "case-1")
+    assert first_deal("b", "--test-deals", "case-1") == first
+    assert first_deal("c", "--test-deals", "case-2") != first
+    assert first_deal("d") != first_deal("e")
+    assert "TEST MODE (--test-deals)" in (tmp_path / "a.log").read_text()
+    many = ["serve", "--test-deals", "x", "--redis", "redis://127.0.0.1:9/0", "--port", "0"]
+    refused = CliRunner().invoke(app, [*many, "--database", "postgresql://u@127.0.0.1:9/x"])
+    assert refused.exit_code == 2 and "one node only" in refused.output

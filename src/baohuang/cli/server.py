@@ -105,6 +105,14 @@ def serve(
         int,
         typer.Option(help="复盘推演 deals dealt for each decision of a 复盘 (analysis)", min=2),
     ] = 32,
+    test_deals: Annotated[
+        str | None,
+        typer.Option(
+            hidden=True,
+            help="TESTS ONLY: draw every table id, seed and deal from this seed, so that a "
+            "run repeats (anyone who knows it can compute the deals)",
+        ),
+    ] = None,
     lease: Annotated[
         float,
         typer.Option(
@@ -141,6 +149,15 @@ def serve(
             )
             raise typer.Exit(2)
         cluster = Node(redis, node or f"{socket.gethostname()}:{port}", lease)
+    if test_deals is not None:
+        if cluster is not None:
+            typer.echo("--test-deals 只用于单节点 is for one node only", err=True)
+            raise typer.Exit(2)
+        typer.echo(
+            "测试模式：发牌可以预先算出，切勿给真人使用。 TEST MODE (--test-deals): deals can be "
+            "computed in advance; never serve people with it.",
+            err=True,
+        )
     ready_database(database)  # a database that cannot work says so in one line, not at startup
     shown = masked(database)
     typer.echo(f"保皇 Baohuang 服务器 server: http://{host}:{port}  (数据库 database: {shown})")
@@ -158,6 +175,7 @@ def serve(
             bot_share=bot_share,
             bot_budget=bot_budget,
             analysis_deals=analysis_deals,
+            test_deals=test_deals,
         ),
         host=host,
         port=port,

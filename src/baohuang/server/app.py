@@ -25,7 +25,7 @@ from .botpool import BotPool
 from .http import ROUTERS
 from .http.deps import Services
 from .http.ops import STATIC
-from .lobby import Lobby
+from .lobby import Lobby, seeded_tokens
 from .nodes import Node
 from .ratelimits import Limits
 from .refusals import AccountError
@@ -54,6 +54,7 @@ def create_app(
     bot_share: float | None = None,
     bot_budget: float | None = None,
     analysis_deals: int = DEALS,
+    test_deals: str | None = None,
 ) -> FastAPI:
     """The server over ``database`` (an SQLAlchemy URL; plain sqlite/postgresql get async
     drivers). A table's WebSocket accepts pages of its own origin and of ``origins``.
@@ -64,7 +65,8 @@ def create_app(
     ``bot_workers``: processes the bots think in (0: in this process, no admission);
     ``bot_share``, ``bot_budget``: cores of bot thinking a user's tables, and the node's, may
     ask for (:mod:`.admission`; the budget defaults to 8 a worker); ``analysis_deals``: deals a
-    decision in 复盘 (:mod:`.analyses`)."""
+    decision in 复盘 (:mod:`.analyses`); ``test_deals``: TESTS ONLY, every id, seed and deal
+    drawn from this seed (:func:`.lobby.seeded_tokens`), one node only."""
     store = Store(database)
     limits = Limits(exempt)
     accounts = Accounts(store, limits)
@@ -74,7 +76,11 @@ def create_app(
     if bot_workers:
         budget = NODE_CORES_PER_WORKER * bot_workers if bot_budget is None else bot_budget
         admission = Admission(budget, USER_CORES if bot_share is None else bot_share)
-    if node is None:
+    if test_deals is not None:
+        if node is not None:
+            raise ValueError("seeded test deals are for one node only")
+        lobby = Lobby(store, token=seeded_tokens(test_deals), pool=pool, admission=admission)
+    elif node is None:
         lobby = Lobby(store, pool=pool, admission=admission)
     else:
         lobby = node.lobby(store, pool, admission)

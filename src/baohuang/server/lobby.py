@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import random
 import secrets
 import time
 from collections.abc import Callable, Coroutine
@@ -60,6 +61,15 @@ def is_table_id(text: str) -> bool:
 #: A table nobody is connected to and that plays no match leaves memory after this many idle
 #: seconds (a waiting one is closed for good; finished games stay downloadable).
 IDLE_SECONDS = 600.0
+
+
+def seeded_tokens(seed: str) -> Callable[[int], str]:
+    """TESTS ONLY (``serve --test-deals``): the hex that :func:`secrets.token_hex` would give,
+    drawn from ``seed`` instead, so that a server's table ids, seeds and deals repeat run after
+    run: a rare state met once becomes a named case. Anyone who knows ``seed`` can compute
+    every deal, so a server for people never runs with it."""
+    draw = random.Random(f"baohuang-test-deals/{seed}")
+    return lambda size: draw.randbytes(size).hex()
 
 
 class Lobby:
