@@ -1,4 +1,4 @@
-"""How well the search bot's hand reader (``read=N``, bots/inference.py) reads the hands.
+"""How well the search bot's hand reader (``read=N``, bots/handreader.py) reads the hands.
 
     .venv/bin/python bench/reader_quality.py --preset classic --deals 6 --read 4
     .venv/bin/python bench/reader_quality.py --deals 10 --read 4 \\
@@ -25,8 +25,8 @@ from rich.console import Console
 from rich.progress import track
 from rich.table import Table
 
+from baohuang.bots.handreader import placed_right
 from baohuang.bots.heuristic import HeuristicBot
-from baohuang.bots.inference import placed_right
 from baohuang.bots.search import SearchBot
 from baohuang.engine.actions import Action
 from baohuang.engine.game import Game, new_game

@@ -19,7 +19,7 @@ from baohuang.bots.playout import Policy, Position, R4Counter, game_position
 from baohuang.bots.search import (
     SearchBot,
     candidates,
-    guard_odds,
+    guard_candidates,
     reveal_rank,
     root_position,
     sample_hands,
@@ -126,7 +126,7 @@ def test_r7_sampled_hands_match_the_view(name: str, deal: int, steps: int, seed:
     played = [view.played.get(symbol, 0) for symbol in RANK_SYMBOLS]
     rng = random.Random(seed)
     odds = HeuristicBot(rules)._guard_odds(view)
-    seats, weights = zip(*guard_odds(view, odds), strict=True)
+    seats, weights = zip(*guard_candidates(view, odds), strict=True)
     for _ in range(5):
         guard = rng.choices(seats, weights)[0]
         hands = sample_hands(view, rules, guard, rng)
@@ -145,7 +145,7 @@ def test_r8_8_guard_odds_exclude_emperor_self_and_seats_out() -> None:
     assert game.current_seat is not None
     view = game.view(game.current_seat)
     odds = HeuristicBot(PRESETS["classic"])._guard_odds(view)
-    seats = [seat for seat, _ in guard_odds(view, odds)]
+    seats = [seat for seat, _ in guard_candidates(view, odds)]
     if view.guard is not None or view.solo is not None:
         assert len(seats) == 1
     else:

@@ -38,7 +38,7 @@ from baohuang.client.loadtest import (
     server_urls,
     spread,
 )
-from baohuang.protocol.messages import SEATS
+from baohuang.engine.state import SEATS
 from helpers.servers import LiveServer, free_port
 from helpers.stamps import check_stamp
 

@@ -75,7 +75,7 @@ BotFactory = Callable[[Rules, str], Bot]
 #: The bots by name, weakest first: ``search`` (the heuristic with endgame and role-phase
 #: search; in weihai the whole play) leads ``heuristic`` by 0.23 points/game in classic (against
 #: an earlier heuristic) and 1.20 in weihai over 500 duplicate deals (bench/search.md);
-#: ``strong`` is ``search`` reading the hands from the play (``read=4``, :mod:`.inference`;
+#: ``strong`` is ``search`` reading the hands from the play (``read=4``, :mod:`.handreader`;
 #: in classic searching the whole play when sure, :func:`.search.strong_bot`) for 0.78 in
 #: classic over 60 deals;
 #: ``learned`` (weihai's role answers learned where the model prefers them by a point, the

@@ -16,7 +16,7 @@ the deal-by-deal lead: a whole-game playout varies by several points, so a few d
 prove little); after ``prune`` deals only the candidates ahead of the heuristic's choice are
 played on.
 
-With ``read`` the deals also follow from how the seats played (:mod:`baohuang.bots.inference`):
+With ``read`` the deals also follow from how the seats played (:mod:`baohuang.bots.handreader`):
 ``read`` Markov chains over the deals weighted by how many of the other seats' decisions in the
 play phase so far the heuristic's policy reproduces on them (``miss`` per decision it does not),
 each chain taking ``steps`` steps at every search after its first.
@@ -55,16 +55,17 @@ from ..engine.rules import Rules
 from ..engine.scoring import score
 from ..engine.state import SEATS
 from ..engine.views import View
+from .handreader import Deal, HandReader
 from .handsplit import is_control, rank_counts_of, reveal_rank, unseen_counts
 from .heuristic import HeuristicBot
-from .inference import Deal, HandReader
 from .playout import Policy, Position
 from .rolesearch import role_answers, sample_cards, settle, settled_value
 
 
-def guard_odds(view: View, odds: list[float]) -> list[tuple[int | None, float]]:
-    """The seats that may be the guard as the view's seat knows it (``None``: no guard), with
-    their weights; ``odds`` are the heuristic's, used while the guard is unknown."""
+def guard_candidates(view: View, odds: list[float]) -> list[tuple[int | None, float]]:
+    """The guards a deal may give (``None``: no guard) as the view's seat knows them, with
+    their weights; ``odds`` are the heuristic's (:func:`.suspicion.guard_odds`), used while
+    the guard is unknown."""
     if view.solo is not None:
         return [(None, 1.0)]
     if view.guard is not None:
@@ -216,7 +217,7 @@ class SearchBot(HeuristicBot):
         self.role_prune = role_prune
         self.rng = random.Random(seed)
         self.policy = Policy(rules)
-        #: Reading the hands (:mod:`.inference`): chains (0: deals from the view alone), the
+        #: Reading the hands (:mod:`.handreader`): chains (0: deals from the view alone), the
         #: weight of each decision the heuristic's policy does not reproduce.
         self.reader = (
             HandReader(self.policy, self.rng, chains=read, steps=steps, miss=miss) if read else None
@@ -394,7 +395,7 @@ class SearchBot(HeuristicBot):
         """Determinizations for ``view``: the guard drawn by the suspicion, the unseen cards
         at random; with a reader, deals that explain the other seats' play
         (:meth:`HandReader.deals`, its steps given half the time budget)."""
-        seats, odds = zip(*guard_odds(view, self._guard_odds(view)), strict=True)
+        seats, odds = zip(*guard_candidates(view, self._guard_odds(view)), strict=True)
 
         def drawn() -> Iterator[Deal]:
             while True:

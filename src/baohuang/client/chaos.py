@@ -39,7 +39,7 @@ from typing import Any
 
 import httpx
 
-from ..protocol.messages import SEATS
+from ..engine.state import SEATS
 from .connection import IDLE_TIMEOUT
 from .errors import ClientError
 from .loadtest import (

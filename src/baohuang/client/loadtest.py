@@ -40,7 +40,7 @@ import httpx
 from websockets.exceptions import ConnectionClosed
 
 from ..bots.base import BOTS
-from ..protocol.messages import SEATS
+from ..engine.state import SEATS
 from .botseat import RECONNECT_FOR, BotSeat, refusal
 from .connection import IDLE_TIMEOUT
 from .errors import ClientError, ConnectionLost

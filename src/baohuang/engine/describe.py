@@ -25,11 +25,11 @@ from .scoring import (
     team_score,
     tribute_payments,
 )
+from .state import SEATS
 
 #: A heading and its sentences.
 Section = tuple[str, list[str]]
 
-SEATS = 5
 #: The seats of the worked numbers: emperor 0, guard 1 (a rebel when the emperor is solo), rebel 2.
 EMPEROR, GUARD, REBEL = 0, 1, 2
 

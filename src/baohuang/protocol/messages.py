@@ -35,11 +35,11 @@ from pydantic import BaseModel, ConfigDict, Field, with_config
 
 from ..engine import events
 from ..engine.scoring import GameResult
+from ..engine.state import SEATS
 from ..engine.views import Lead, TrickEntry, View
 
 #: The protocol's major version, also in the WebSocket URL (``/ws/v1/...``).
 VERSION = 1
-SEATS = 5
 #: The bot levels a table may fill empty seats with (and play 托管 with); ``learned`` only where
 #: the server has the ``rl`` extra (``/api/presets`` lists the levels it has).
 BotLevel = Literal["auto", "random", "heuristic", "search", "strong", "learned"]

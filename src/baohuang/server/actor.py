@@ -26,9 +26,9 @@ from ..engine.cards import format_cards
 from ..engine.errors import BaohuangError
 from ..engine.plays import Play
 from ..engine.record import to_record
+from ..engine.state import SEATS
 from ..engine.views import views_json
 from ..protocol.messages import (
-    SEATS,
     SIGNALS,
     Act,
     AddBot,

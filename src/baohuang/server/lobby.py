@@ -18,7 +18,8 @@ from .. import __version__
 from ..bots.base import is_bot
 from ..engine.errors import RulesError
 from ..engine.rules import Rules
-from ..protocol.messages import SEATS, TableConfig, TableInfo
+from ..engine.state import SEATS
+from ..protocol.messages import TableConfig, TableInfo
 from .accounts import SESSION_SECONDS
 from .actor import TableActor
 from .admission import Admission, demand

@@ -14,7 +14,8 @@ from ..engine.game import Game
 from ..engine.match import Match
 from ..engine.rules import Rules
 from ..engine.scoring import GameResult
-from ..protocol.messages import SEATS, SeatInfo, TableConfig, TableInfo
+from ..engine.state import SEATS
+from ..protocol.messages import SeatInfo, TableConfig, TableInfo
 from .botpool import SeatBot
 from .connection import Answers, Conn, message
 from .mailbox import TurnKey

@@ -1,4 +1,4 @@
-"""Reading the hands for the search bot (bots/inference.py): trick entries read back as plays,
+"""Reading the hands for the search bot (bots/handreader.py): trick entries read back as plays,
 the play phase followed from a seat's own views (R14), the true deal explaining heuristic play
 far better than deals drawn at random, and the chains' deals nearer the truth than those."""
 
@@ -15,8 +15,8 @@ import pytest
 
 from baohuang import Play, Rules, new_game
 from baohuang.bots.base import play_out
+from baohuang.bots.handreader import Chain, HandReader, placed_right, play_of
 from baohuang.bots.heuristic import HeuristicBot
-from baohuang.bots.inference import Chain, HandReader, placed_right, play_of
 from baohuang.bots.playout import Policy
 from baohuang.bots.search import SearchBot, sample_hands
 from baohuang.engine.cards import NUM_RANKS
