@@ -4,13 +4,13 @@
     .venv/bin/python bench/reader_quality.py --deals 10 --read 4 \\
         samples=32 sure=2.0 endgame=215 lead_endgame=160 steps=300
 
-Each deal is played five times, a ``SearchBot(read=N)`` (no time budget, no role search; each
-``NAME=VALUE`` another of its arguments) in each seat in turn against four heuristic seats. At
-every search of its, before it plays: the misses of its chains' deals (the other seats'
-decisions the heuristic's policy does not reproduce on them), the misses of the true deal, the
-share of chains at no miss, how many of 16 deals read off the chains differ, and the share of
-the other seats' cards placed where they are (by rank) by those 16 deals and by 16 drawn from
-the view alone, by the cards left in all hands. Results: bench/search.md.
+Each deal is played five times, a ``SearchBot`` with ``SearchSettings(read=N)`` (no time budget,
+no role search; each ``NAME=VALUE`` another of its settings) in each seat in turn against four
+heuristic seats. At every search of its, before it plays: the misses of its chains' deals (the
+other seats' decisions the heuristic's policy does not reproduce on them), the misses of the
+true deal, the share of chains at no miss, how many of 16 deals read off the chains differ, and
+the share of the other seats' cards placed where they are (by rank) by those 16 deals and by 16
+drawn from the view alone, by the cards left in all hands. Results: bench/search.md.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from rich.table import Table
 
 from baohuang.bots.handreader import placed_right
 from baohuang.bots.heuristic import HeuristicBot
-from baohuang.bots.search import SearchBot
+from baohuang.bots.search import SearchBot, SearchSettings
 from baohuang.engine.actions import Action
 from baohuang.engine.game import Game, new_game
 from baohuang.engine.rules import Rules
@@ -48,7 +48,8 @@ class Watched(SearchBot):
     def __init__(
         self, rules: Rules, seed: str, read: int, game: Game, found: Found, **settings: Any
     ) -> None:
-        super().__init__(rules, seed, budget_s=None, roles=0, read=read, **settings)
+        chosen = SearchSettings(budget_s=None, roles=0, read=read, **settings)
+        super().__init__(rules, seed, chosen)
         self.game, self.found = game, found
 
     def _best(self, view: View, options: list[Action]) -> int:

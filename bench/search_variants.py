@@ -34,7 +34,7 @@ from rich.progress import track
 from baohuang.bots.arena import ROLES, DealRecord, mean_ci, play_deals, summarize
 from baohuang.bots.base import BOTS
 from baohuang.bots.heuristic import HeuristicBot
-from baohuang.bots.search import SearchBot
+from baohuang.bots.search import SearchBot, SearchSettings
 from baohuang.engine.rules import Rules
 from benchkit import save
 
@@ -47,7 +47,7 @@ def register(settings: dict[str, Any], heuristic: bool = False) -> None:
         variant = type("Variant", (HeuristicBot,), settings)
         BOTS[NAME] = lambda rules, seed: variant(rules)
     else:
-        BOTS[NAME] = lambda rules, seed: SearchBot(rules, seed, **settings)
+        BOTS[NAME] = lambda rules, seed: SearchBot(rules, seed, SearchSettings(**settings))
 
 
 def number(text: str) -> int | float | None:

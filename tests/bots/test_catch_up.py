@@ -7,7 +7,7 @@ import pytest
 
 from baohuang.bots.base import catch_up
 from baohuang.bots.heuristic import HeuristicBot
-from baohuang.bots.search import SearchBot
+from baohuang.bots.search import SearchBot, SearchSettings
 from baohuang.engine.game import new_game
 from baohuang.engine.record import history
 from baohuang.engine.rules import Rules
@@ -23,7 +23,9 @@ def test_a_bot_caught_up_mid_game_keeps_what_one_that_played_from_the_start_kept
     rules = Rules.preset(preset)
     game = new_game(rules, f"catch-up/{preset}")
     players = [HeuristicBot(rules) for _ in range(5)]
-    reader = SearchBot(rules, "r", read=2)  # shadows seat 2 from the start, choosing nothing
+    reader = SearchBot(
+        rules, "r", SearchSettings(read=2)
+    )  # shadows seat 2 from the start, choosing nothing
     while len(game.actions) < stop or game.current_seat != 2:
         seat = game.current_seat
         assert seat is not None, "the game ended before seat 2's turn"
@@ -33,7 +35,7 @@ def test_a_bot_caught_up_mid_game_keeps_what_one_that_played_from_the_start_kept
             reader.observe(view, action)
         game.apply(action)
     assert game.phase == "play"
-    fresh, late = HeuristicBot(rules), SearchBot(rules, "r", read=2)
+    fresh, late = HeuristicBot(rules), SearchBot(rules, "r", SearchSettings(read=2))
     catch_up(fresh, history(game), 2)
     catch_up(late, history(game), 2)
     assert fresh.memory == players[2].memory

@@ -18,7 +18,7 @@ from baohuang.bots.base import play_out
 from baohuang.bots.handreader import Chain, HandReader, placed_right, play_of
 from baohuang.bots.heuristic import HeuristicBot
 from baohuang.bots.playout import Policy
-from baohuang.bots.search import SearchBot, sample_hands
+from baohuang.bots.search import SearchBot, SearchSettings, sample_hands
 from baohuang.engine.cards import NUM_RANKS
 from baohuang.engine.game import Game
 from baohuang.engine.views import View
@@ -81,7 +81,9 @@ def test_the_chains_place_the_hidden_cards_better_than_the_view_alone() -> None:
     drawn: list[float] = []
     for deal in range(2):
         game = new_game(rules, f"read/{deal}")
-        searcher = SearchBot(rules, deal, read=4, roles=0, budget_s=None, lead_endgame=0)
+        searcher = SearchBot(
+            rules, deal, SearchSettings(read=4, roles=0, budget_s=None, lead_endgame=0)
+        )
         bots = [searcher, *(HeuristicBot(rules) for _ in range(SEATS - 1))]
         reader = searcher.reader
         assert reader is not None
@@ -104,7 +106,7 @@ def test_the_chains_place_the_hidden_cards_better_than_the_view_alone() -> None:
 def test_r14_search_reading_the_hands_plays_legal_moves(name: str) -> None:
     rules = PRESETS[name]
     bots = [
-        SearchBot(rules, f"i{s}", samples=4, budget_s=0.05, read=2)
+        SearchBot(rules, f"i{s}", SearchSettings(samples=4, budget_s=0.05, read=2))
         if s % 2 == 0
         else HeuristicBot(rules)
         for s in range(SEATS)

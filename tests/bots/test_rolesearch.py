@@ -21,7 +21,7 @@ from baohuang.bots.rolesearch import (
     settle,
     settled_value,
 )
-from baohuang.bots.search import SearchBot
+from baohuang.bots.search import SearchBot, SearchSettings
 from baohuang.engine.actions import Call, OpenSolo
 from baohuang.engine.cards import Card, parse_cards
 from baohuang.engine.determinize import ROLE_PHASES, determinize
@@ -99,7 +99,7 @@ def test_r14_search_with_role_search_plays_legal_games(name: str) -> None:
     for number in range(2):
         game = new_game(rules, f"roles/{number}")
         bots = [
-            SearchBot(rules, f"{number}-{s}", samples=4, roles=4, budget_s=None)
+            SearchBot(rules, f"{number}-{s}", SearchSettings(samples=4, roles=4, budget_s=None))
             for s in range(SEATS)
         ]
         while (seat := game.current_seat) is not None:

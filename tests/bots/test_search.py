@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -17,12 +18,16 @@ from baohuang.bots.handsplit import CARD_RANK, CardCounter, pack_counts, rank_co
 from baohuang.bots.heuristic import HeuristicBot
 from baohuang.bots.playout import Policy, Position, R4Counter, game_position
 from baohuang.bots.search import (
+    STRONG,
     SearchBot,
+    SearchSettings,
     candidates,
     guard_candidates,
     reveal_rank,
     root_position,
     sample_hands,
+    search_reach,
+    strong_settings,
 )
 from baohuang.engine.actions import Action
 from baohuang.engine.cards import BIG_JOKER, NUM_RANKS, RANK_SYMBOLS, SMALL_JOKER
@@ -37,7 +42,7 @@ SEATS = 5
 def mixed_bots(rules: Rules, seed: int) -> list[Bot]:
     """Search bots (few samples, no time limit) at seats 0, 2, 4, heuristic bots between."""
     return [
-        SearchBot(rules, f"{seed}-{s}", samples=4, budget_s=None)
+        SearchBot(rules, f"{seed}-{s}", SearchSettings(samples=4, budget_s=None))
         if s % 2 == 0
         else HeuristicBot(rules)
         for s in range(SEATS)
@@ -85,7 +90,11 @@ def test_r14_search_never_chooses_an_illegal_action(name: str) -> None:
             view, legal = game.view(seat), game.legal_actions()
             if game.phase == "play" and len(legal) > 1 and rng.random() < 0.1:
                 bot = SearchBot(
-                    rules, deal, samples=2, budget_s=None, margin=0, endgame=999, lead_endgame=999
+                    rules,
+                    deal,
+                    SearchSettings(
+                        samples=2, budget_s=None, margin=0, endgame=999, lead_endgame=999
+                    ),
                 )
                 assert bot.choose(view, legal) in legal
                 searched += 1
@@ -100,11 +109,15 @@ def test_search_and_strong_are_registered() -> None:
     assert isinstance(strong, SearchBot) and strong.reader is not None
     # classic's strong searches the whole play, only when sure, redrawing repeated deals;
     # weihai's as its search, reading
-    settings = (strong.endgame, strong.lead_endgame, strong.sure, strong.samples, strong.redraw)
-    assert settings == (215, 160, 2, 32, 3)
+    chosen = strong.settings
+    assert (*strong.reach, chosen.sure, chosen.samples, chosen.redraw) == (215, 160, 2, 32, 3)
     weihai = BOTS["strong"](PRESETS["weihai"], "1")
     assert isinstance(weihai, SearchBot) and weihai.reader is not None
-    assert (weihai.endgame, weihai.lead_endgame, weihai.sure) == (165, 120, 0)
+    assert (*weihai.reach, weihai.settings.sure) == (165, 120, 0)
+    # keyed on the rules' options, not the preset's name: a classic pack with 6s removed
+    # and weihai's scoring is searched as weihai's
+    assert strong_settings(Rules.preset("classic", ranks_from="6")) == STRONG
+    assert search_reach(replace(Rules.preset("kk_simple"), scoring="weihai")) == (165, 120)
 
 
 @settings(max_examples=20)
@@ -326,7 +339,9 @@ def test_search_bot_is_deterministic_for_a_seed() -> None:
     rules = PRESETS["classic"]
     view, legal = searched_position(rules)
     choices = [
-        SearchBot(rules, "s", samples=8, budget_s=None, margin=0).choose(view, legal)
+        SearchBot(rules, "s", SearchSettings(samples=8, budget_s=None, margin=0)).choose(
+            view, legal
+        )
         for _ in range(2)
     ]
     assert choices[0] == choices[1]
@@ -338,9 +353,11 @@ def test_search_keeps_the_heuristic_choice_within_the_margin_or_outside_the_endg
     rules = PRESETS["classic"]
     view, legal = searched_position(rules)
     heuristic = HeuristicBot(rules).choose(view, legal)
-    sure = SearchBot(rules, "m", samples=4, budget_s=None, margin=1e9)
+    sure = SearchBot(rules, "m", SearchSettings(samples=4, budget_s=None, margin=1e9))
     assert sure.choose(view, legal) == heuristic
-    early = SearchBot(rules, "m", samples=4, budget_s=None, margin=-1e9, endgame=0, lead_endgame=0)
+    early = SearchBot(
+        rules, "m", SearchSettings(samples=4, budget_s=None, margin=-1e9, endgame=0, lead_endgame=0)
+    )
     assert not early.worth(view) and early.choose(view, legal) == heuristic
 
 
@@ -357,8 +374,8 @@ def test_search_starts_where_its_preset_pays_weihai_at_the_first_follow(name: st
     view = game.view(game.current_seat)
     assert view.lead is not None and sum(view.counts) > 150  # following, nearly every card held
     assert SearchBot(rules).worth(view) == (name == "weihai")
-    assert SearchBot(rules, endgame=999).worth(view)
-    assert not SearchBot(rules, endgame=0).worth(view)
+    assert SearchBot(rules, settings=SearchSettings(endgame=999)).worth(view)
+    assert not SearchBot(rules, settings=SearchSettings(endgame=0)).worth(view)
 
 
 def test_search_overrules_only_on_a_lead_beyond_the_margin_and_sure_standard_errors() -> None:
@@ -366,11 +383,13 @@ def test_search_overrules_only_on_a_lead_beyond_the_margin_and_sure_standard_err
     of the four deals differ)."""
     rules = PRESETS["classic"]
     option, base = [3, 3, 3, -1], [0, 0, 0, 0]
-    assert SearchBot(rules, margin=0.5)._ahead(option, base)
-    assert not SearchBot(rules, margin=2.0)._ahead(option, base)
-    assert SearchBot(rules, margin=0.5, sure=1.5)._ahead(option, base)
-    assert not SearchBot(rules, margin=0.5, sure=2.5)._ahead(option, base)
-    assert not SearchBot(rules, margin=0.5, sure=1.5)._ahead(option, base, distinct=2)
+    assert SearchBot(rules, settings=SearchSettings(margin=0.5))._ahead(option, base)
+    assert not SearchBot(rules, settings=SearchSettings(margin=2.0))._ahead(option, base)
+    assert SearchBot(rules, settings=SearchSettings(margin=0.5, sure=1.5))._ahead(option, base)
+    assert not SearchBot(rules, settings=SearchSettings(margin=0.5, sure=2.5))._ahead(option, base)
+    assert not SearchBot(rules, settings=SearchSettings(margin=0.5, sure=1.5))._ahead(
+        option, base, distinct=2
+    )
 
 
 def test_a_deal_drawn_again_reuses_its_playouts(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -379,9 +398,9 @@ def test_a_deal_drawn_again_reuses_its_playouts(monkeypatch: pytest.MonkeyPatch)
     rules = PRESETS["classic"]
     view, legal = searched_position(rules)
     hands = sample_hands(view, rules, None, random.Random(3))
-    bot = SearchBot(rules, "c", samples=8, budget_s=None, margin=-1e9, prune=8)
+    bot = SearchBot(rules, "c", SearchSettings(samples=8, budget_s=None, margin=-1e9, prune=8))
     base = HeuristicBot(rules).choose(view, legal)
-    options = candidates(base, legal, rank_counts_of(view.hand or ()), bot.limit)
+    options = candidates(base, legal, rank_counts_of(view.hand or ()), bot.settings.limit)
     assert len(options) > 1
     values = []
     for option in options:
@@ -441,8 +460,10 @@ def test_redraw_plays_another_deal_in_place_of_one_played_already(
     monkeypatch.setattr(SearchBot, "_deals", twice)
     monkeypatch.setattr(SearchBot, "_position", recorded)
     monkeypatch.setattr(SearchBot, "_ahead", recounted)
-    bot = SearchBot(rules, "r", samples=3, budget_s=None, prune=4, redraw=redraw, distinct=True)
-    bot.endgame = bot.lead_endgame = 999
+    chosen = SearchSettings(
+        samples=3, budget_s=None, prune=4, redraw=redraw, distinct=True, endgame=999
+    )
+    bot = SearchBot(rules, "r", replace(chosen, lead_endgame=999))
     bot.choose(view, legal)
     assert len(seen) == played
     assert counted == [played]

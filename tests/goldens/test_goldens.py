@@ -20,6 +20,7 @@ import fcntl
 import hashlib
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -76,7 +77,7 @@ def golden_bot(level: str, rules: Rules, seed: str) -> Bot:
     """The bot ``level``, a search bot without its time limit (the same choices anywhere)."""
     bot = BOTS[level](rules, seed)
     if isinstance(bot, SearchBot):
-        bot.budget_s = None
+        bot.settings = replace(bot.settings, budget_s=None)
     return bot
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from ..engine.actions import Action, Escape, PlayCards, parse_action
@@ -28,7 +28,7 @@ from ..engine.rules import Rules
 from .handsplit import rank_counts_of
 from .heuristic import HeuristicBot
 from .rolesearch import role_answers
-from .search import SearchBot, candidates, strong_bot
+from .search import SearchBot, candidates, strong_settings
 
 #: A loss of this many points or more is a mistake (失误).
 MISTAKE = 1.0
@@ -125,9 +125,7 @@ class Analysis:
 
 def analyst(rules: Rules, seat: int) -> SearchBot:
     """The search that weighs the moves: ``strong``'s settings, no time limit."""
-    bot = strong_bot(rules, f"analyse/{seat}")
-    bot.budget_s = None
-    return bot
+    return SearchBot(rules, f"analyse/{seat}", replace(strong_settings(rules), budget_s=None))
 
 
 def turns_of(record: Mapping[str, Any], seat: int) -> int:
@@ -178,7 +176,7 @@ def _weigh(
     if view.phase in ROLE_PHASES:
         options = role_answers(base, legal, view.hand or ())
     else:
-        options = candidates(base, legal, rank_counts_of(view.hand or ()), search.limit)
+        options = candidates(base, legal, rank_counts_of(view.hand or ()), search.settings.limit)
     options = list(dict.fromkeys([*options, played]))
     scores = search.appraise(view, options, deals)
     moves = sorted(

@@ -25,7 +25,7 @@ Measured in duplicate arenas against ``heuristic`` (bench/search.md): searching 
 game paid (following with at most 60, 90 or 120 cards left in all hands, in that order), more
 than more samples (32 for 16), more candidates (6 for 4) or another margin (0.25, 1); leading
 searched from 60 cards on instead of 90 cost a third less time for the same points. 120 cards
-gained a little more at 2.8 times the time, so the default stops at 90 (:data:`SEARCH_FROM`). In
+gained a little more at 2.8 times the time, so the default stops at 90 (:func:`search_reach`). In
 weihai, whose 165 cards make shorter playouts and whose open solos swing ±32, searching every
 follow (165 cards) and every lead once 45 cards are out (120) gained most.
 
@@ -47,6 +47,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
 
 from ..engine.actions import PASS, Action, PlayCards
 from ..engine.determinize import ROLE_PHASES, determinize
@@ -137,25 +138,69 @@ def root_position(
     )
 
 
-#: Where the play search starts (:meth:`SearchBot.worth`), by preset: the cards left in all hands
-#: at most, when following and when leading; other presets start at :data:`ENDGAME`.
-SEARCH_FROM: dict[str, tuple[int, int]] = {"weihai": (165, 120)}
-#: Where the play search starts in a preset without an entry in :data:`SEARCH_FROM`.
+@dataclass(frozen=True, slots=True)
+class SearchSettings:
+    """How :class:`SearchBot` searches (the module docstring); the named profiles below."""
+
+    #: Deals a decision at most, and seconds (``None``: no time limit, deterministic).
+    samples: int = 16
+    budget_s: float | None = 1.0
+    #: Points a candidate must lead the heuristic's choice by, and (``sure``) standard errors
+    #: of its deal-by-deal lead (0: the margin alone), counting distinct deals (``distinct``).
+    margin: float = 0.5
+    sure: float = 0.0
+    distinct: bool = False
+    #: The play searched with at most this many cards left in all hands, following and
+    #: leading (``None``: :func:`search_reach`'s for the rules).
+    endgame: int | None = None
+    lead_endgame: int | None = None
+    #: Candidates a decision; after ``prune`` deals only those ahead of the heuristic's.
+    limit: int = 4
+    prune: int = 2
+    #: Reading the hands (:mod:`.handreader`): chains (0: deals from the view alone), the
+    #: weight of each decision the heuristic's policy does not reproduce, steps a search.
+    read: int = 0
+    miss: float = 0.002
+    steps: int = 100
+    #: Deals drawn again, at most, in place of one the search has played already.
+    redraw: int = 0
+    #: Role-phase search (:mod:`.rolesearch`): deals an answer (0: the heuristic's answers),
+    #: after ``role_prune`` deals only the answers ahead of the heuristic's.
+    roles: int = 32
+    role_prune: int = 4
+
+
+#: The ``search`` level (高手's endgame and role search).
+SEARCH = SearchSettings()
+#: The ``strong`` level (大师): the search reading the hands.
+STRONG = SearchSettings(read=4)
+#: ``strong`` with a full pack and a called guard (classic): it also searches the whole play
+#: (every follow, every lead once 55 cards are out) on 32 deals, draws up to three other deals
+#: in place of one it has played already, and overrules the heuristic only two standard errors
+#: clear of it: +0.813 [+0.733, +0.893] over the heuristic on the 500 deals of seed c2 at about
+#: 75 ms a decision (bench/search.md, "Classic: deals that differ").
+STRONG_CLASSIC = replace(STRONG, samples=32, sure=2.0, endgame=215, lead_endgame=160, redraw=3)
+#: Where the play search starts (:func:`search_reach`) unless the rules call for more.
 ENDGAME = (90, 60)
 
 
+def search_reach(rules: Rules) -> tuple[int, int]:
+    """The cards left in all hands, at most, from which the play is searched, following and
+    leading: with weihai's scoring (open solos swing ±32, and its 165 cards make short
+    playouts) every follow and every lead once 45 cards are out; else :data:`ENDGAME`."""
+    return (165, 120) if rules.scoring == "weihai" else ENDGAME
+
+
+def strong_settings(rules: Rules) -> SearchSettings:
+    """``strong``'s profile under ``rules``: :data:`STRONG_CLASSIC` with a full pack of 216
+    cards and a called guard, else :data:`STRONG`."""
+    full = rules.ranks_from == "3" and not rules.removed_sixes
+    return STRONG_CLASSIC if full and rules.selection == "called" else STRONG
+
+
 def strong_bot(rules: Rules, seed: int | str = 0) -> SearchBot:
-    """The ``strong`` level (高手): the search reading the hands (``read=4``). In classic it
-    also searches the whole play (every follow, every lead once 55 cards are out) on 32 deals,
-    draws up to three other deals in place of one it has played already (``redraw=3``), and
-    overrules the heuristic only two standard errors clear of it (``sure=2``): +0.813 [+0.733,
-    +0.893] over the heuristic on the 500 deals of seed c2 at about 75 ms a decision
-    (bench/search.md, "Classic: deals that differ")."""
-    if rules.name == "classic":
-        return SearchBot(
-            rules, seed, read=4, samples=32, sure=2.0, endgame=215, lead_endgame=160, redraw=3
-        )
-    return SearchBot(rules, seed, read=4)
+    """The ``strong`` level (大师): :func:`strong_settings`."""
+    return SearchBot(rules, seed, strong_settings(rules))
 
 
 def candidates(base: Action, legal: list[Action], hand: list[int], limit: int) -> list[Action]:
@@ -175,58 +220,36 @@ class SearchBot(HeuristicBot):
     """See the module docstring. One instance may play many games in a row (a match)."""
 
     def __init__(
-        self,
-        rules: Rules,
-        seed: int | str = 0,
-        samples: int = 16,
-        budget_s: float | None = 1.0,
-        margin: float = 0.5,
-        endgame: int | None = None,
-        lead_endgame: int | None = None,
-        limit: int = 4,
-        prune: int = 2,
-        read: int = 0,
-        miss: float = 0.002,
-        steps: int = 100,
-        redraw: int = 0,
-        sure: float = 0.0,
-        distinct: bool = False,
-        roles: int = 32,
-        role_prune: int = 4,
+        self, rules: Rules, seed: int | str = 0, settings: SearchSettings = SEARCH
     ) -> None:
         super().__init__(rules)
-        self.samples = samples
-        self.budget_s = budget_s
-        self.margin = margin
-        follow, lead = SEARCH_FROM.get(rules.name, ENDGAME)
-        self.endgame = follow if endgame is None else endgame
-        self.lead_endgame = lead if lead_endgame is None else lead_endgame
-        self.limit = limit
-        self.prune = prune
-        #: Standard errors by which a candidate's lead over the heuristic's choice, deal by
-        #: deal, must exceed 0 besides ``margin`` (0: the margin alone).
-        self.sure = sure
-        #: Whether that standard error counts the distinct deals played, not the draws (a
-        #: reader's chain that kept its deal draws it again).
-        self.distinct = distinct
-        #: Deals drawn again, at most, in place of one the search has played already.
-        self.redraw = redraw
-        #: Role-phase search (:mod:`.rolesearch`): deals per answer (0: the heuristic's
-        #: answers), after ``role_prune`` deals only the answers ahead of the heuristic's.
-        self.roles = roles
-        self.role_prune = role_prune
+        self.settings = settings
+        follow, lead = search_reach(rules)
+        #: Where the play is searched from (:meth:`worth`): cards left following, leading.
+        self.reach = (
+            follow if settings.endgame is None else settings.endgame,
+            lead if settings.lead_endgame is None else settings.lead_endgame,
+        )
         self.rng = random.Random(seed)
         self.policy = Policy(rules)
-        #: Reading the hands (:mod:`.handreader`): chains (0: deals from the view alone), the
-        #: weight of each decision the heuristic's policy does not reproduce.
         self.reader = (
-            HandReader(self.policy, self.rng, chains=read, steps=steps, miss=miss) if read else None
+            HandReader(
+                self.policy,
+                self.rng,
+                chains=settings.read,
+                steps=settings.steps,
+                miss=settings.miss,
+            )
+            if settings.read
+            else None
         )
 
     def choose(self, view: View, legal: list[Action]) -> Action:
         base = super().choose(view, legal)  # keeps the guard suspicion current
         if view.phase in ROLE_PHASES:
-            chosen = self._role(view, legal, base) if self.roles and len(legal) > 1 else base
+            chosen = (
+                self._role(view, legal, base) if self.settings.roles and len(legal) > 1 else base
+            )
             if view.phase == "candidate":
                 self.memory.asked += 1
             return chosen
@@ -237,7 +260,7 @@ class SearchBot(HeuristicBot):
             self.reader.see(view)
         chosen = base
         if len(legal) > 1 and self.worth(view):
-            options = candidates(base, legal, hand, self.limit)
+            options = candidates(base, legal, hand, self.settings.limit)
             chosen = options[self._best(view, options)] if len(options) > 1 else base
         if self.reader:
             assert view.seat is not None
@@ -270,15 +293,16 @@ class SearchBot(HeuristicBot):
         """Whether to search: the endgame, at most ``endgame`` cards left in all hands when
         following, ``lead_endgame`` when leading (the playouts are short, the unseen cards
         few)."""
-        return sum(view.counts) <= (self.endgame if view.lead else self.lead_endgame)
+        follow, lead = self.reach
+        return sum(view.counts) <= (follow if view.lead else lead)
 
     def _best(self, view: View, options: list[Action]) -> int:
         """The index of the play-phase option to take (:meth:`_pick`) over up to ``samples``
         determinizations (:meth:`_deals`), each option played out by the heuristic's policy."""
         known: dict[tuple[int | None, tuple[int, ...]], dict[int, int]] = {}
         scored = self._play_scores(view, options, known)
-        counted = (lambda: len(known)) if self.distinct else None
-        return self._pick(len(options), self.samples, self.prune, scored, counted)
+        counted = (lambda: len(known)) if self.settings.distinct else None
+        return self._pick(len(options), self.settings.samples, self.settings.prune, scored, counted)
 
     def _play_scores(
         self,
@@ -293,7 +317,7 @@ class SearchBot(HeuristicBot):
         deals = self._deals(view)
 
         def scored(alive: list[int]) -> list[int]:
-            for _ in range(1 + self.redraw):
+            for _ in range(1 + self.settings.redraw):
                 guard, hands = next(deals)
                 key = (guard, tuple(itertools.chain(*hands)))
                 if key not in known:
@@ -314,7 +338,8 @@ class SearchBot(HeuristicBot):
         determinizations of the whole deal; ``base`` is the heuristic's."""
         answers = role_answers(base, legal, view.hand or ())
         scored = self._role_scores(view, answers)
-        return answers[self._pick(len(answers), self.roles, self.role_prune, scored)]
+        settings = self.settings
+        return answers[self._pick(len(answers), settings.roles, settings.role_prune, scored)]
 
     def _role_scores(self, view: View, answers: list[Action]) -> Callable[[list[int]], list[int]]:
         """Each call deals the whole deal anew and scores the answers alive on it: the rest of
@@ -362,7 +387,8 @@ class SearchBot(HeuristicBot):
         only the options ahead of option 0 stay alive. Sampling stops when ``budget_s`` is
         spent, after two deals at least. ``counted`` says how many of them differ (default:
         all)."""
-        deadline = None if self.budget_s is None else time.perf_counter() + self.budget_s
+        budget_s = self.settings.budget_s
+        deadline = None if budget_s is None else time.perf_counter() + budget_s
         scores: list[list[int]] = [[] for _ in range(options)]
         alive = list(range(options))
         for done in range(deals):
@@ -384,12 +410,12 @@ class SearchBot(HeuristicBot):
         (default: every score's own)."""
         leads = [a - b for a, b in zip(option, base, strict=True)]
         mean = statistics.fmean(leads)
-        if mean <= self.margin:
+        if mean <= self.settings.margin:
             return False
         deals = len(leads) if distinct is None else distinct
-        if self.sure <= 0 or deals < 2:
+        if self.settings.sure <= 0 or deals < 2:
             return True
-        return mean > self.sure * statistics.stdev(leads) / math.sqrt(deals)
+        return mean > self.settings.sure * statistics.stdev(leads) / math.sqrt(deals)
 
     def _deals(self, view: View) -> Iterator[Deal]:
         """Determinizations for ``view``: the guard drawn by the suspicion, the unseen cards
@@ -404,7 +430,8 @@ class SearchBot(HeuristicBot):
 
         if self.reader is None:
             return drawn()
-        budget = None if self.budget_s is None else time.perf_counter() + self.budget_s / 2
+        budget_s = self.settings.budget_s
+        budget = None if budget_s is None else time.perf_counter() + budget_s / 2
         return self.reader.deals(view, drawn(), budget)
 
     def _position(
