@@ -30,11 +30,11 @@ from sqlalchemy.orm import Session
 from baohuang.protocol.messages import Act, Ready, Sit, TableConfig
 from baohuang.protocol.messages import Hello as HelloData
 from baohuang.server import metrics
-from baohuang.server.actor import TableActor
 from baohuang.server.connection import Conn
 from baohuang.server.lobby import Lobby
-from baohuang.server.mailbox import Cmd, Hello
 from baohuang.server.store import Store, UserRow
+from baohuang.server.table.actor import TableActor
+from baohuang.server.table.mailbox import Cmd, Hello
 from benchkit import save
 
 CONFIG = TableConfig(preset="classic", games=50, bots=0, timer=0, pause=0, bot_delay=0)

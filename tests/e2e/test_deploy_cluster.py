@@ -154,7 +154,7 @@ def test_postgres_redis_and_nginx_services() -> None:
 def test_nginx_balances_the_nodes_without_sticky_sessions() -> None:
     """Requests go to either node; a table's sockets go by a hash of its id (consistent: a
     dead node moves only its own tables), so they reach one node, which the table is handed
-    to (server/nodes.py)."""
+    to (server/cluster/nodes.py)."""
     config = parse_nginx((DEPLOY / "nginx.conf").read_text())
     http = block_of(find(config, "http")[0])
     upstreams = {d[1][0]: block_of(d) for d in find(http, "upstream")}

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy.orm import Session
 
-from baohuang.server.cluster import Cluster
+from baohuang.server.cluster.leases import Cluster
 from baohuang.server.store import Append, Fenced, Store, TableRow, raise_epoch
 from helpers.cluster import Redis
 from helpers.servers import Postgres

@@ -20,13 +20,13 @@ from sqlalchemy.orm import Session
 
 from baohuang.protocol.messages import Command, TableConfig
 from baohuang.protocol.messages import Hello as HelloData
-from baohuang.server.actor import TableActor
 from baohuang.server.botpool import BotPool
 from baohuang.server.clock import FakeClock
 from baohuang.server.connection import Conn
 from baohuang.server.lobby import Lobby
-from baohuang.server.mailbox import Cmd, Gone, Hello
 from baohuang.server.store import Store, UserRow, Work
+from baohuang.server.table.actor import TableActor
+from baohuang.server.table.mailbox import Cmd, Gone, Hello
 
 T = TypeVar("T")
 COMMAND: TypeAdapter[Command] = TypeAdapter(Command)

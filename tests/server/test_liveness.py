@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from baohuang.engine.game import Game
-from baohuang.server import liveness
+from baohuang.server.table import liveness
 from helpers.tables import Client, Harness
 
 

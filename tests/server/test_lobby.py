@@ -13,8 +13,8 @@ from baohuang.protocol.messages import Hello as HelloData
 from baohuang.protocol.messages import TableConfig
 from baohuang.server import lobby as lobby_module
 from baohuang.server.lobby import Lobby
-from baohuang.server.mailbox import Hello
 from baohuang.server.store import EventRow, Store, TableRow
+from baohuang.server.table.mailbox import Hello
 from helpers.tables import Client, Harness
 
 

@@ -17,8 +17,8 @@ from baohuang.engine.scoring import GameResult
 from baohuang.server import ratings
 from baohuang.server.ladder import leaderboard
 from baohuang.server.ratings import LEVELS, Skill, level_of, rate, rated_seats
-from baohuang.server.seats import Seat
 from baohuang.server.store import GameRow, RatingRow, RatingStepRow, Store, TableRow, UserRow
+from baohuang.server.table.seats import Seat
 from baohuang.text.catalog import MESSAGES
 
 PLAYERS = {s: f"u:{s + 1}" for s in range(5)}

@@ -12,12 +12,12 @@ import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from baohuang.protocol.messages import Hello as HelloData
-from baohuang.server import relay as relay_module
-from baohuang.server import remote
+from baohuang.server.cluster import relay as relay_module
+from baohuang.server.cluster import remote
+from baohuang.server.cluster.relay import Relays
+from baohuang.server.cluster.remote import Hosted, Outbox
 from baohuang.server.connection import Conn
-from baohuang.server.mailbox import Gone, Hello, Message
-from baohuang.server.relay import Relays
-from baohuang.server.remote import Hosted, Outbox
+from baohuang.server.table.mailbox import Gone, Hello, Message
 
 
 class Link:

@@ -18,9 +18,9 @@ from baohuang.engine.match import Match
 from baohuang.engine.record import to_record
 from baohuang.engine.rules import Rules
 from baohuang.engine.scoring import GameResult, team_score, tribute_side
-from baohuang.server.replays import replay_result, replay_views
-from baohuang.server.results import record_result
 from baohuang.server.store import GameRow, ResultRow
+from baohuang.server.table.replays import replay_result, replay_views
+from baohuang.server.table.results import record_result
 from helpers.tables import Client, Harness
 
 

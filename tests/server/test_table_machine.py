@@ -30,7 +30,7 @@ from hypothesis.stateful import (
     rule,
 )
 
-from baohuang.server.mailbox import BotMove, TakeOver
+from baohuang.server.table.mailbox import BotMove, TakeOver
 from helpers.tables import LIVE_ONLY, Client, Harness
 
 #: Durations that matter: around the bots' delay, the timer and the grace.

@@ -127,7 +127,7 @@ def serve(
 
     from ..server.app import create_app
     from ..server.botpool import workers_for
-    from ..server.nodes import Node
+    from ..server.cluster.nodes import Node
     from ..server.slowclients import timed_requests
 
     refused = cannot_listen(host, port)

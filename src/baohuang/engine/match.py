@@ -19,7 +19,7 @@ class Match:
 
     Game ``i`` is dealt from ``seeds(i)``: by default :func:`game_seed` of ``seed``, which
     anyone who knows one game's seed can extend to the next; a server passes seeds that no
-    published game reveals (:mod:`baohuang.server.actor`).
+    published game reveals (:mod:`baohuang.server.table.actor`).
     """
 
     def __init__(

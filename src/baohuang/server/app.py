@@ -22,11 +22,11 @@ from .accounts import Accounts
 from .admission import NODE_CORES_PER_WORKER, USER_CORES, Admission
 from .analyses import DEALS, Analyses
 from .botpool import BotPool
+from .cluster.nodes import Node
 from .http import ROUTERS
 from .http.deps import Services
 from .http.ops import STATIC
 from .lobby import Lobby, seeded_tokens
-from .nodes import Node
 from .ratelimits import Limits
 from .refusals import AccountError
 from .settings import DEFAULT_DATABASE

@@ -21,15 +21,15 @@ from ..engine.rules import Rules
 from ..engine.state import SEATS
 from ..protocol.messages import TableConfig, TableInfo
 from .accounts import SESSION_SECONDS
-from .actor import TableActor
 from .admission import Admission, demand
 from .botpool import BotPool
 from .clock import Clock
 from .connection import Conn
-from .mailbox import Target
 from .refusals import AccountError
 from .store import Store, TableRow, purge_guests
-from .tablestate import typed_code
+from .table.actor import TableActor
+from .table.mailbox import Target
+from .table.tablestate import typed_code
 
 log = logging.getLogger("baohuang.server")
 

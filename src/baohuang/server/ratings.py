@@ -28,8 +28,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..engine.scoring import GameResult
-from .seats import Seat
 from .store import RatingRow, RatingStepRow, Store
+from .table.seats import Seat
 
 MODEL = PlackettLuce()
 #: 称号 by the rating shown (at least this rating → this level), lowest first.

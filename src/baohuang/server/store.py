@@ -2,7 +2,7 @@
 
 Each table's events are rows ``(table_id, seq)`` holding the public data, each seat's private
 data and a server-only ``secret`` (the action applied, the command id, a seat token's hash);
-the table's state is a fold over them (:mod:`baohuang.server.actor`). Writes go through one
+the table's state is a fold over them (:mod:`baohuang.server.table.actor`). Writes go through one
 writer task that commits whatever has queued up in one transaction (group commit), so a
 table's event is on disk before anyone hears of it, at thousands of events a second.
 """

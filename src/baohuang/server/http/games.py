@@ -13,8 +13,8 @@ from sqlalchemy import or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .. import ladder
-from ..replays import replay_result, replay_views
 from ..store import GameRow, ResultRow, Store, TableRow, UserRow
+from ..table.replays import replay_result, replay_views
 from .deps import CurrentUser, Node, Viewer, known_preset, not_found
 
 router = APIRouter(prefix="/api")

@@ -18,8 +18,8 @@ from ...protocol.messages import ClientCommand, ClientHello, ClientMessage, Clie
 from .. import metrics
 from ..accounts import COOKIE
 from ..connection import Conn, Refused, message
-from ..mailbox import Cmd, Gone, Hello, Target
 from ..ratelimits import CONNECTION_MESSAGES, TABLE_COMMANDS, TABLE_OPS
+from ..table.mailbox import Cmd, Gone, Hello, Target
 from .deps import Services
 
 router = APIRouter()

@@ -16,7 +16,7 @@ from .. import quickstart as quick
 from ..lobby import lobby_page
 from ..ratelimits import ROOM_LOOKUPS, TABLES
 from ..rulespage import rules_words
-from ..tablestate import admits
+from ..table.tablestate import admits
 from .deps import ClientAddress, CurrentUser, Node, Viewer, known_preset, not_found
 
 router = APIRouter(prefix="/api")

@@ -9,18 +9,18 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from ..engine.actions import parse_action
-from ..engine.game import Game
-from ..engine.match import Match
-from ..engine.rules import Rules
-from ..engine.scoring import GameResult
-from ..engine.state import SEATS
-from ..protocol.messages import SeatInfo, TableConfig, TableInfo
-from .botpool import SeatBot
-from .connection import Answers, Conn, message
+from ...engine.actions import parse_action
+from ...engine.game import Game
+from ...engine.match import Match
+from ...engine.rules import Rules
+from ...engine.scoring import GameResult
+from ...engine.state import SEATS
+from ...protocol.messages import SeatInfo, TableConfig, TableInfo
+from ..botpool import SeatBot
+from ..connection import Answers, Conn, message
+from ..store import EventRow
 from .mailbox import TurnKey
 from .seats import Seat
-from .store import EventRow
 from .tablelog import ENGINE_KINDS, Logged, TableLog
 
 

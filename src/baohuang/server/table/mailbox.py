@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..protocol.messages import Command
-from ..protocol.messages import Hello as HelloData
-from .connection import Conn
+from ...protocol.messages import Command
+from ...protocol.messages import Hello as HelloData
+from ..connection import Conn
 
 #: A turn: (match, game, engine event count). An acting wake-up is for one turn only.
 TurnKey = tuple[int, int, int]

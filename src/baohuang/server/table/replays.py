@@ -13,13 +13,13 @@ from typing import Any
 
 from sqlalchemy import select
 
-from ..engine.events import EventKind
-from ..engine.game import Game
-from ..engine.record import check_record
-from ..engine.rules import Rules
-from ..engine.scoring import GameResult
+from ...engine.events import EventKind
+from ...engine.game import Game
+from ...engine.record import check_record
+from ...engine.rules import Rules
+from ...engine.scoring import GameResult
+from ..store import EventRow, GameRow, Store
 from .results import record_result
-from .store import EventRow, GameRow, Store
 
 #: The events a step is kept at: R12 进贡 (and R6.8 清3 cards), and the void deal before one.
 NOTED: tuple[EventKind, ...] = ("void", "tribute_due", "tribute_paid", "tribute")
@@ -114,8 +114,8 @@ def replay_views(record: dict[str, Any]) -> list[dict[str, Any]]:
 
 async def replay_result(store: Store, row: GameRow) -> dict[str, Any] | None:
     """The game's results as the table's results window showed them (R10, R10.4, R13): its
-    ``game_over`` event (:func:`~baohuang.server.results.game_over_data`), else worked out from
-    the record alone (:func:`~baohuang.server.results.record_result`)."""
+    ``game_over`` event (:func:`.results.game_over_data`), else worked out from the record
+    alone (:func:`.results.record_result`)."""
     async with store.sessions() as session:
         told = await session.execute(
             select(EventRow.public).where(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .connection import Answers, Conn
+from ..connection import Answers, Conn
 
 
 @dataclass(slots=True)

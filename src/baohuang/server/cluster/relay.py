@@ -24,10 +24,10 @@ from typing import Any
 import orjson
 from redis.exceptions import RedisError
 
-from . import metrics
-from .cluster import Cluster
-from .connection import Conn
-from .mailbox import Cmd, Gone, Hello, Message
+from .. import metrics
+from ..connection import Conn
+from ..table.mailbox import Cmd, Gone, Hello, Message
+from .leases import Cluster
 
 log = logging.getLogger("baohuang.server")
 

@@ -20,15 +20,15 @@ from typing import Any
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
-from ..bots.heuristic import HeuristicBot
-from ..engine.actions import PASS, Action, Escape, parse_action
-from ..engine.cards import format_cards
-from ..engine.errors import BaohuangError
-from ..engine.plays import Play
-from ..engine.record import to_record
-from ..engine.state import SEATS
-from ..engine.views import views_json
-from ..protocol.messages import (
+from ...bots.heuristic import HeuristicBot
+from ...engine.actions import PASS, Action, Escape, parse_action
+from ...engine.cards import format_cards
+from ...engine.errors import BaohuangError
+from ...engine.plays import Play
+from ...engine.record import to_record
+from ...engine.state import SEATS
+from ...engine.views import views_json
+from ...protocol.messages import (
     SIGNALS,
     Act,
     AddBot,
@@ -43,12 +43,15 @@ from ..protocol.messages import (
     Start,
     TableConfig,
 )
-from ..protocol.messages import Hello as HelloData
-from ..text.catalog import MESSAGES
-from . import liveness, metrics, ratings
-from .botpool import BotPool, SeatBot
-from .clock import Clock, SystemClock
-from .connection import Conn, Refused, message
+from ...protocol.messages import Hello as HelloData
+from ...text.catalog import MESSAGES
+from .. import metrics, ratings
+from ..botpool import BotPool, SeatBot
+from ..clock import Clock, SystemClock
+from ..connection import Conn, Refused, message
+from ..store import Append, Fenced, GameRow, Store, TableRow, Work
+from ..tokens import hash_token
+from . import liveness
 from .mailbox import (
     BotMove,
     Cmd,
@@ -63,10 +66,8 @@ from .mailbox import (
 from .results import Scored, game_over_data, scored, store_game
 from .scheduler import Scheduler
 from .seats import Seat
-from .store import Append, Fenced, GameRow, Store, TableRow, Work
 from .tablelog import ENGINE_KINDS, TABLE_KINDS, Logged
 from .tablestate import TableState
-from .tokens import hash_token
 
 log = logging.getLogger("baohuang.server")
 

@@ -27,19 +27,19 @@ from typing import Any
 import orjson
 from redis.exceptions import RedisError
 
-from ..protocol.messages import TableConfig
-from . import metrics
-from .actor import TableActor
-from .admission import Admission
-from .botpool import BotPool
-from .cluster import LEASE_SECONDS, Cluster
-from .connection import Conn
-from .lobby import IDLE_SECONDS, Lobby, closing, is_table_id, listed, quarantine_note, room_code
-from .mailbox import Target
-from .refusals import AccountError
+from ...protocol.messages import TableConfig
+from .. import metrics
+from ..admission import Admission
+from ..botpool import BotPool
+from ..connection import Conn
+from ..lobby import IDLE_SECONDS, Lobby, closing, is_table_id, listed, quarantine_note, room_code
+from ..refusals import AccountError
+from ..store import Store, raise_epoch
+from ..table.actor import TableActor
+from ..table.mailbox import Target
+from .leases import LEASE_SECONDS, Cluster
 from .relay import Relays
 from .remote import Hosted, RemoteConn
-from .store import Store, raise_epoch
 
 log = logging.getLogger("baohuang.server")
 

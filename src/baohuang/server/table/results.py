@@ -13,11 +13,11 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from ..engine.rules import Rules
-from ..engine.scoring import GameResult, qq_tribute
-from . import ratings
+from ...engine.rules import Rules
+from ...engine.scoring import GameResult, qq_tribute
+from .. import ratings
+from ..store import GameRow, ResultRow, Work
 from .seats import Seat
-from .store import GameRow, ResultRow, Work
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """A table's scheduler (定时): every pending wake-up of one table, at most one per slot.
 
-Only :func:`baohuang.server.liveness.arrange` sets or cancels a slot: it says which wake-up
+Only :func:`baohuang.server.table.liveness.arrange` sets or cancels a slot: it says which wake-up
 each slot must hold for the table's state, and :meth:`Scheduler.want` makes it so.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .clock import Clock, Handle
+from ..clock import Clock, Handle
 from .mailbox import Wake
 
 

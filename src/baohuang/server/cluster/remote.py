@@ -18,12 +18,12 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 from redis.exceptions import RedisError
 
-from ..protocol.messages import Command
-from ..protocol.messages import Hello as HelloData
-from .actor import TableActor
-from .cluster import Cluster
-from .connection import Conn
-from .mailbox import Cmd, Gone, Hello
+from ...protocol.messages import Command
+from ...protocol.messages import Hello as HelloData
+from ..connection import Conn
+from ..table.actor import TableActor
+from ..table.mailbox import Cmd, Gone, Hello
+from .leases import Cluster
 
 log = logging.getLogger("baohuang.server")
 COMMAND: TypeAdapter[Command] = TypeAdapter(Command)
