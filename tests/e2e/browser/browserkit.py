@@ -5,13 +5,39 @@ from __future__ import annotations
 import re
 import time
 from pathlib import Path
+from typing import NamedTuple
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 SHOTS = Path(__file__).parent / "screenshots"
 #: How long one click may wait for a page that re-renders under it.
 QUICK = 3_000
+
+
+class Size(NamedTuple):
+    """A viewport the pages are tested at (``new_page(*size)``)."""
+
+    width: int
+    height: int
+    phone: bool
+
+    @property
+    def name(self) -> str:
+        return f"{self.width}x{self.height}"
+
+
+#: #50: every point at a laptop's 1280×720 and a phone's 390×844 (the ``size`` fixture).
+SIZES = (Size(1280, 720, False), Size(390, 844, True))
+
+
+def in_view(page: Page, selector: str) -> bool:
+    """The first element of ``selector`` lies wholly inside the viewport as scrolled now."""
+    box = page.locator(selector).first.bounding_box()
+    size = page.viewport_size
+    assert box is not None and size is not None, selector
+    inside_x = box["x"] >= 0 and box["x"] + box["width"] <= size["width"]
+    return inside_x and box["y"] >= 0 and box["y"] + box["height"] <= size["height"]
 
 
 def shot(page: Page, name: str) -> Path:
@@ -145,6 +171,18 @@ def play(
         if not acted:
             time.sleep(0.05)
     return done
+
+
+def one_game_in_history(page: Page, name: str) -> None:
+    """``name`` joins, plays a one-game match with four bots to its results, and opens 战绩
+    with that game listed."""
+    join(page, name)
+    create_table(page, games=1, bots=4, bot_delay=0)
+    page.click("button.ready")
+    play([page], until=".modal.results", limit=240)
+    page.locator(".modal.results button.close").click()
+    page.click("#top nav a[href='#/history']")
+    expect(page.locator(".history tbody tr")).to_have_count(1)
 
 
 def state(page: Page) -> str:

@@ -13,6 +13,8 @@ from playwright.sync_api import Browser, Page, sync_playwright
 
 from helpers.servers import LiveServer
 
+from .browserkit import SIZES, Size
+
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
     "--no-sandbox",
@@ -25,10 +27,14 @@ ARGS = [
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[LiveServer]:
-    """A fresh server per test: no other test's tables keep its bots busy."""
+def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[LiveServer]:
+    """A fresh server per test: no other test's tables keep its bots busy. A test marked
+    ``@pytest.mark.deals("SEED")`` gets the same table ids and deals every run
+    (``serve --test-deals``, docs/testing.md)."""
     database, log = f"sqlite:///{tmp_path / 'server.db'}", tmp_path / "server.log"
-    live = LiveServer(database, log, "--analysis-deals", "2").start()  # 复盘 in seconds
+    seeded = request.node.get_closest_marker("deals")
+    deals = ("--test-deals", str(seeded.args[0])) if seeded else ()
+    live = LiveServer(database, log, "--analysis-deals", "2", *deals).start()  # 复盘 in seconds
     yield live
     live.stop()
 
@@ -52,7 +58,7 @@ def new_page(browser: Browser, server: LiveServer) -> Iterator[Callable[..., Pag
 
     def make(
         width: int = 1280,
-        height: int = 860,
+        height: int = 720,
         phone: bool = False,
         reduced_motion: Literal["reduce", "no-preference"] | None = None,
     ) -> Page:
@@ -74,3 +80,9 @@ def new_page(browser: Browser, server: LiveServer) -> Iterator[Callable[..., Pag
     for context in contexts:
         context.close()
     assert not errors, errors
+
+
+@pytest.fixture(params=SIZES, ids=lambda size: size.name)
+def size(request: pytest.FixtureRequest) -> Size:
+    """The test runs at each of :data:`SIZES`: ``new_page(*size)``."""
+    return request.param  # type: ignore[no-any-return]

@@ -6,19 +6,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import pytest
 from playwright.sync_api import Page, expect
 
-from .browserkit import create_table, join, take_turn
+from .browserkit import Size, create_table, join, take_turn
 
 CANNOT = "#btn-pass:has-text('要不起')"
 
 
-@pytest.mark.parametrize(("width", "height", "phone"), [(1280, 720, False), (390, 844, True)])
 def test_自动过_passes_by_itself_when_nothing_beats_the_table(
-    new_page: Callable[..., Page], width: int, height: int, phone: bool
+    new_page: Callable[..., Page], size: Size
 ) -> None:
-    page = new_page(width=width, height=height, phone=phone)
+    page = new_page(*size)
     join(page, "自动过")
     create_table(page, bots=4, bot_delay=0.2)
     page.click("button.ready")

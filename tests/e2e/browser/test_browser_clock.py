@@ -10,7 +10,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Page, expect
 
-from .browserkit import clock_at, create_table, join, my_turn, results_rows, shot
+from .browserkit import Size, clock_at, create_table, in_view, join, my_turn, results_rows, shot
 
 #: A whole game of bots with no delay, and the person's turns until the timer puts them on 托管.
 GAME = 120_000
@@ -118,11 +118,11 @@ def test_reload_keeps_the_servers_countdown(new_page: Callable[..., Page]) -> No
     shot(page, "countdown")
 
 
-def test_auto_shows_a_banner_and_log_lines(new_page: Callable[..., Page]) -> None:
+def test_auto_shows_a_banner_and_log_lines(new_page: Callable[..., Page], size: Size) -> None:
     """托管 you cannot miss: switched on, a banner takes the place of the selection note with
     a button that takes the seat back, and the log says who went on 托管 and why; taken back,
     the banner goes and the log says so. A turn timer running out is told with its reason."""
-    page = new_page()
+    page = new_page(*size)
     join(page, "横幅")
     create_table(page, timer=0, bot_delay=2)  # bots slow enough to take the seat back
     page.click("button.ready")
@@ -131,7 +131,8 @@ def test_auto_shows_a_banner_and_log_lines(new_page: Callable[..., Page]) -> Non
     banner = page.locator(".mine .auto-banner")
     expect(banner).to_contain_text("托管中")
     expect(page.locator(".log li", has_text="横幅（你） 开启托管")).to_have_count(1)
-    shot(page, "auto-banner")
+    assert in_view(page, ".mine .auto-banner button.cancel-auto")
+    shot(page, f"auto-banner-{size.name}")
     banner.locator("button.cancel-auto").click()
     expect(banner).to_have_count(0)
     expect(page.locator("button.auto")).to_have_attribute("aria-pressed", "false")

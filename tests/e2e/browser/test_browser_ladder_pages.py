@@ -1,5 +1,5 @@
-"""#50 item 8 on a 390×844 phone: 战绩's table fits the width, and the replay's controls stay
-in view however far the page is scrolled."""
+"""#50 items 2 and 8 on a laptop and a 390×844 phone: 战绩 (its 段位 chart and games) and 排行榜
+fit the width, and the replay's controls stay in view however far the page is scrolled."""
 
 from __future__ import annotations
 
@@ -7,29 +7,26 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
 
-from .browserkit import create_table, join, play
+from .browserkit import Size, in_view, one_game_in_history
 
 OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
 
 
-def in_view(page: Page, selector: str) -> bool:
-    box = page.locator(selector).bounding_box()
-    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844
+def test_history_ladder_and_replay_fit(new_page: Callable[..., Page], size: Size) -> None:
+    page = new_page(*size)
+    one_game_in_history(page, "手机")
+    expect(page.locator(".rating svg.rating-chart polyline")).to_have_count(1)
+    assert in_view(page, ".rating svg.rating-chart"), "the 段位 chart is out of view"
+    assert page.evaluate(OVERFLOW) <= 0, "the history is wider than the page"
 
+    page.click("#top nav a[href='#/leaderboard']")
+    expect(page.locator(".leaderboard tbody tr.me")).to_have_count(1)
+    assert page.evaluate(OVERFLOW) <= 0, "the leaderboard is wider than the page"
 
-def test_history_fits_and_replay_controls_stay_in_view(new_page: Callable[..., Page]) -> None:
-    page = new_page(width=390, height=844, phone=True)
-    join(page, "手机")
-    create_table(page, games=1, bots=4, bot_delay=0)
-    page.click("button.ready")
-    play([page], until=".modal.results", limit=240)
-    page.locator(".modal.results button.close").click()
-    page.click("#top nav a[href='#/history']")
-    expect(page.locator(".history tbody tr")).to_have_count(1)
-    assert page.evaluate(OVERFLOW) <= 0, "the history is wider than the phone"
+    page.go_back()
     page.locator(".history tbody tr").first.locator("a.replay").click()
     expect(page.locator(".controls")).to_be_visible()
-    assert page.evaluate(OVERFLOW) <= 0, "the replay is wider than the phone"
+    assert page.evaluate(OVERFLOW) <= 0, "the replay is wider than the page"
     for where in ("top", "bottom"):
         page.evaluate(
             f"window.scrollTo(0, {0 if where == 'top' else 'document.body.scrollHeight'})"

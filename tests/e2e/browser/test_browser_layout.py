@@ -15,10 +15,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from .browserkit import clock_at, create_table, join, my_play_turn, shot, take_turn
+from .browserkit import Size, clock_at, create_table, join, my_play_turn, shot, take_turn
 
-#: (width, height, phone) by name: a laptop and a phone.
-SIZES = {"1280x720": (1280, 720, False), "390x844": (390, 844, True)}
 #: The README's pictures, refreshed from these tests' screenshots with UPDATE_DOCS_SCREENSHOT=1.
 DOCS_IMAGES = {
     "1280x720": Path(__file__).parents[3] / "docs" / "images" / "table.png",
@@ -131,15 +129,9 @@ def start_game(page: Page, name: str, timer: int = 0) -> None:
     page.wait_for_selector(".hand .card")
 
 
-def open_page(new_page: Callable[..., Page], size: str) -> Page:
-    width, height, phone = SIZES[size]
-    return new_page(width, height, phone=phone)
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize("size", SIZES)
-def test_whole_game_fits(new_page: Callable[..., Page], size: str) -> None:
-    page = open_page(new_page, size)
+def test_whole_game_fits(new_page: Callable[..., Page], size: Size) -> None:
+    page = new_page(*size)
     start_game(page, "布局")
     turns, shown, checks = 0, False, 0
     last_check = 0.0
@@ -161,24 +153,23 @@ def test_whole_game_fits(new_page: Callable[..., Page], size: str) -> None:
             page.keyboard.press("Escape")  # no selection: every rank in its place
             readable(page)
             whole_groups(page)
-            path = shot(page, f"table-{size}")
+            path = shot(page, f"table-{size.name}")
             if os.environ.get("UPDATE_DOCS_SCREENSHOT"):
-                shutil.copy(path, DOCS_IMAGES[size])
+                shutil.copy(path, DOCS_IMAGES[size.name])
             shown = True
     assert turns > 3 and checks > 3, (turns, checks)
     results = page.locator(".modal.results")
     expect(results.locator("button.close")).to_be_visible()
     page.wait_for_timeout(300)  # the window's entrance, if any
     fits(page, "results")
-    shot(page, f"results-{size}")
+    shot(page, f"results-{size.name}")
     results.locator("button.close").click()
     expect(results).to_have_count(0)
     fits(page, "after the game")
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_ranks_readable_on_overlapped_cards(new_page: Callable[..., Page], size: str) -> None:
-    page = open_page(new_page, size)
+def test_ranks_readable_on_overlapped_cards(new_page: Callable[..., Page], size: Size) -> None:
+    page = new_page(*size)
     start_game(page, "看牌")
     my_play_turn(page)
     page.keyboard.press("Escape")
@@ -195,7 +186,7 @@ def test_ranks_readable_on_overlapped_cards(new_page: Callable[..., Page], size:
     first, second = boxes[0], boxes[1]
     assert second["x"] - first["x"] < first["width"] * 0.7, (first, second)
     rows = len({round(b["bottom"]) for b in boxes})
-    assert rows <= (1 if size == "1280x720" else 3), rows
+    assert rows <= (3 if size.phone else 1), rows
     # Play on: the small rows of the seats and the centre are read as the game goes.
     for _ in range(3):
         if take_turn(page) is None:
@@ -205,9 +196,8 @@ def test_ranks_readable_on_overlapped_cards(new_page: Callable[..., Page], size:
             readable(page)
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_touch_and_keyboard_help(new_page: Callable[..., Page], size: str) -> None:
-    page = open_page(new_page, size)
+def test_touch_and_keyboard_help(new_page: Callable[..., Page], size: Size) -> None:
+    page = new_page(*size)
     start_game(page, "触屏")
     # Retried: with instant bots the hand is drawn anew while it is read (a card that left
     # the page has no computed style).
@@ -215,7 +205,7 @@ def test_touch_and_keyboard_help(new_page: Callable[..., Page], size: str) -> No
         expect(page.locator(selector).first).to_have_css("touch-action", "manipulation")
     keys = page.locator(".mine .keys-help")
     expect(keys).to_have_count(1)
-    if SIZES[size][2]:
+    if size.phone:
         expect(keys).to_be_hidden()
         expect(page.locator(".mine .touch-help")).to_be_visible()
         expect(page.locator(".mine kbd").first).to_be_hidden()
@@ -225,9 +215,8 @@ def test_touch_and_keyboard_help(new_page: Callable[..., Page], size: str) -> No
         expect(page.locator(".mine .touch-help")).to_be_hidden()
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_countdown_in_sight(new_page: Callable[..., Page], size: str) -> None:
-    page = open_page(new_page, size)
+def test_countdown_in_sight(new_page: Callable[..., Page], size: Size) -> None:
+    page = new_page(*size)
     start_game(page, "读秒", timer=30)
     page.wait_for_selector(".mine.my-turn")
     me = page.locator(".seat.me")
@@ -236,7 +225,7 @@ def test_countdown_in_sight(new_page: Callable[..., Page], size: str) -> None:
     clock = page.locator(f".seat[data-seat='{seat}'] .clock")
     first = clock_at(page, seat)
     assert 0 < first <= 30, first
-    width, height, _ = SIZES[size]
+    width, height, _ = size
     box = clock.bounding_box()
     assert box and box["width"] >= 28 and box["height"] >= 28, box
     assert box["x"] >= 0 and box["y"] >= 0, box
@@ -249,4 +238,4 @@ def test_countdown_in_sight(new_page: Callable[..., Page], size: str) -> None:
     assert later < first, (first, later)
     assert float(clock.evaluate("e => getComputedStyle(e).getPropertyValue('--frac')")) < frac
     fits(page, "countdown")
-    shot(page, f"countdown-{size}")
+    shot(page, f"countdown-{size.name}")

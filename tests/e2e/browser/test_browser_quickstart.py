@@ -6,32 +6,21 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-import pytest
 from playwright.sync_api import Page, expect
 
-from .browserkit import hand_size, join, shot
+from .browserkit import Size, hand_size, in_view, join, shot
 
 
-def in_view(page: Page, selector: str) -> bool:
-    box = page.locator(selector).bounding_box()
-    size = page.viewport_size
-    assert box is not None and size is not None
-    return box["y"] >= 0 and box["y"] + box["height"] <= size["height"]
-
-
-@pytest.mark.parametrize(("width", "height", "phone"), [(1280, 720, False), (390, 844, True)])
-def test_快速开始_seats_and_readies_in_one_click(
-    new_page: Callable[..., Page], width: int, height: int, phone: bool
-) -> None:
-    page = new_page(width=width, height=height, phone=phone)
+def test_快速开始_seats_and_readies_in_one_click(new_page: Callable[..., Page], size: Size) -> None:
+    page = new_page(*size)
     join(page, "快手")
     assert in_view(page, ".quick .quick-go")
     form = page.locator("form.create")
     expect(form.locator("details.more")).not_to_have_attribute("open", "")
     expect(form.locator("input[name=games]")).to_have_value("3")  # a match: tribute happens
-    if not phone:
+    if not size.phone:
         assert in_view(page, "form.create button[type=submit]")
-    shot(page, f"lobby-{width}")
+    shot(page, f"lobby-{size.width}")
     page.click(".quick .quick-go")
     page.wait_for_url(re.compile(r"#/table/\w+$"), wait_until="commit")
     # Seated and ready in one click: the four bots are ready, so the deal comes at once.

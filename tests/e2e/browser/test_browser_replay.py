@@ -10,7 +10,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from .browserkit import create_table, join, play, shot
+from .browserkit import create_table, join, one_game_in_history, play, shot
 
 ROLES_ZH = {"皇帝", "保皇派", "反贼", "皇帝 · 明独", "皇帝 · 暗独"}
 ROLES_EN = {"emperor", "guard", "rebel", "emperor · open solo", "emperor · dark solo"}
@@ -144,12 +144,7 @@ def test_the_replay_analyses_the_players_seat(new_page: Callable[..., Page]) -> 
     the page shows its progress, then each decision's moves and loss, the summary and the
     chart; a decision's move number takes the replay to that move's step."""
     page = new_page()
-    join(page, "小红")
-    create_table(page, games=1, bots=4, bot_delay=0)
-    page.click("button.ready")
-    play([page], until=".modal.results", limit=240)
-    page.locator(".modal.results button.close").click()
-    page.click("#top nav a[href='#/history']")
+    one_game_in_history(page, "小红")
     page.locator(".history tbody tr").first.locator("a.replay").click()
     panel = page.locator("section.analysis")
     expect(panel).to_contain_text("复盘")

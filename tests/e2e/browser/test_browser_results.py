@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from .browserkit import create_table, join, my_play_turn, play
+from .browserkit import Size, create_table, in_view, join, my_play_turn, play
 
 OUTCOMES = {"emperor": "皇帝方胜", "rebels": "反贼胜", "draw": "平局"}
 TRIBUTE = {"收贡": "emperor", "平贡": "draw", "进贡": "rebels"}
@@ -43,7 +43,6 @@ def test_r10_3_a_qq_results_window_says_the_winner_and_who_pays_tribute(
 
 # ---------------------------------------------------------------- a window that stays readable
 
-SIZES = {"1280x720": (1280, 720, False), "390x844": (390, 844, True)}
 
 #: Notes whether the results window, once shown, was ever gone (the page is drawn anew on
 #: every event: a window closed by one would be missing from a draw).
@@ -79,19 +78,11 @@ TABLE_SEQ = """() => {
 }"""
 
 
-def in_view(page: Page, selector: str, width: int, height: int) -> None:
-    box = page.locator(selector).bounding_box()
-    assert box and box["x"] >= 0 and box["y"] >= 0, (selector, box)
-    assert box["x"] + box["width"] <= width and box["y"] + box["height"] <= height, (selector, box)
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize("size", SIZES)
 def test_results_stay_open_while_the_next_game_goes_on(
-    new_page: Callable[..., Page], size: str
+    new_page: Callable[..., Page], size: Size
 ) -> None:
-    width, height, phone = SIZES[size]
-    page = new_page(width, height, phone=phone)
+    page = new_page(*size)
     join(page, "看成绩")
     create_table(page, bots=4, bot_delay=0, timer=0, games=2)  # untimed: the game waits for me
     page.click("button.ready")
@@ -110,7 +101,7 @@ def test_results_stay_open_while_the_next_game_goes_on(
     seen = page.evaluate("window.windowSeen")
     assert seen["shown"] and not seen["gone"], seen
     expect(results.locator("h2").first).to_contain_text("第 1 局结果")
-    in_view(page, ".modal.results .to-table", width, height)
+    assert in_view(page, ".modal.results .to-table")
 
     # Back to the table: the decision is there to take.
     results.locator(".to-table").click()

@@ -8,14 +8,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from baohuang.engine.rules import PRESETS, Rules
 
-from .browserkit import create_table, join
+from .browserkit import Size, create_table, in_view, join
 
-SIZES = {"1280x720": (1280, 720, False), "390x844": (390, 844, True)}
 NAMES = {"zh": {"classic": "经典", "weihai": "威海", "qq": "QQ"}, "en": {"classic": "Classic"}}
 
 
@@ -39,10 +37,8 @@ def rules_shown(page: Page, preset: str) -> dict[str, str]:
     return dict(zip(ids, sections.all_inner_texts(), strict=True))
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_every_preset_in_both_languages(new_page: Callable[..., Page], size: str) -> None:
-    width, height, phone = SIZES[size]
-    page = new_page(width, height, phone=phone)
+def test_every_preset_in_both_languages(new_page: Callable[..., Page], size: Size) -> None:
+    page = new_page(*size)
     page.goto("/#/rules")  # no login needed; the default preset first
     rules_shown(page, "classic")
     expect(page.locator("#top nav a.on")).to_have_attribute("href", "#/rules")
@@ -65,7 +61,7 @@ def test_every_preset_in_both_languages(new_page: Callable[..., Page], size: str
                 assert "R10.3" in said["tribute"] and "平贡" in said["tribute"], said["tribute"]
             place = "名次分" if lang == "zh" else "Place points"
             assert place in said["scoring"], said["scoring"]
-            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            assert page.evaluate("document.documentElement.scrollWidth") <= size.width
 
 
 def test_an_unknown_preset_says_which_there_are(new_page: Callable[..., Page]) -> None:
@@ -103,16 +99,13 @@ def test_create_form_opens_the_chosen_presets_rules(new_page: Callable[..., Page
     assert "烤牌" in rules_shown(roasting, "weihai")["play"]
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_the_table_opens_its_own_rules(new_page: Callable[..., Page], size: str) -> None:
-    width, height, phone = SIZES[size]
-    page = new_page(width, height, phone=phone)
+def test_the_table_opens_its_own_rules(new_page: Callable[..., Page], size: Size) -> None:
+    page = new_page(*size)
     join(page, "桌上看规则")
     create_table(page, preset="qq", bots=4)
     link = page.locator(".topbar a.rules-link")  # the preset's tag
     expect(link).to_have_text("QQ · 规则")
-    box = link.bounding_box()
-    assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, box
+    assert in_view(page, ".topbar a.rules-link")
     with page.context.expect_page() as opened:
         link.click()
     rules = opened.value

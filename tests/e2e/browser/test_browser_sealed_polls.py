@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 from helpers.polls import five_people, play_roles, synced
 from helpers.servers import LiveServer, Player
 
-from .browserkit import shot
+from .browserkit import Size, shot
 
 
 def open_seat(
@@ -25,9 +25,10 @@ def open_seat(
     http: httpx.Client,
     table: str,
     person: Player,
+    size: Size,
 ) -> Page:
-    """``person``'s seat in a browser at 1280×720: its login cookie, its seat token."""
-    page = new_page(1280, 720)
+    """``person``'s seat in a browser at ``size``: its login cookie, its seat token."""
+    page = new_page(*size)
     name, _, value = http.headers["Cookie"].split(";")[0].partition("=")
     page.context.add_cookies([{"name": name.strip(), "value": value, "url": server.url}])
     key, token = f"bh.token.{table}", person.token
@@ -38,7 +39,7 @@ def open_seat(
 
 
 def test_r14_the_guard_and_another_seat_get_the_poll_at_once(
-    new_page: Callable[..., Page], server: LiveServer
+    new_page: Callable[..., Page], server: LiveServer, size: Size
 ) -> None:
     https, table, people, spectator = five_people(server, preset="weihai", timer=120)
     candidate = play_roles(people, spectator, before_candidate=True)
@@ -50,7 +51,7 @@ def test_r14_the_guard_and_another_seat_get_the_poll_at_once(
     assert guard is not None and emperor is not None
     other = next(s for s in range(5) if s not in (guard, emperor))
     pages = {
-        seat: open_seat(new_page, server, https[seat], table, people[seat])
+        seat: open_seat(new_page, server, https[seat], table, people[seat], size)
         for seat in (guard, other)
     }
     assert candidate.command("act", action="transfer" if both else "accept")["t"] == "ack"
@@ -66,8 +67,8 @@ def test_r14_the_guard_and_another_seat_get_the_poll_at_once(
         expect(page.locator(".seat .clock")).to_have_count(0)  # the poll's clock, on no seat
         expect(page.locator(".phase .poll-clock")).to_be_visible()
         expect(page.locator(".centre .turn-text")).to_have_text("轮到你了")
-    shot(pages[guard], "sealed-poll-guard")
-    shot(pages[other], "sealed-poll-other")
+    shot(pages[guard], f"sealed-poll-guard-{size.name}")
+    shot(pages[other], f"sealed-poll-other-{size.name}")
 
     pages[other].locator(".dialog [data-action=pass]").click()
     answered = pages[other].locator(".poll-answered")
@@ -75,7 +76,7 @@ def test_r14_the_guard_and_another_seat_get_the_poll_at_once(
     expect(answered.locator(".mine-answer")).to_have_text("你的表态：不明保")
     expect(pages[other].locator(".dialog")).to_have_count(0)
     expect(pages[guard].locator(".dialog .choice")).to_have_count(2)
-    shot(pages[other], "sealed-poll-answered")
+    shot(pages[other], f"sealed-poll-answered-{size.name}")
 
     pages[guard].locator(".dialog [data-action=show]").click()
     expect(pages[guard].locator(".poll-answered .mine-answer")).to_have_text("你的表态：明保")

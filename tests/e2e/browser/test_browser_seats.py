@@ -6,17 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import pytest
 from playwright.sync_api import Page, expect
 
-from .browserkit import create_table, join
+from .browserkit import Size, create_table, join
 
 
-@pytest.mark.parametrize(("width", "height", "phone"), [(1280, 720, False), (390, 844, True)])
-def test_seat_buttons_are_only_those_one_may_use(
-    new_page: Callable[..., Page], width: int, height: int, phone: bool
-) -> None:
-    host, guest, watcher = (new_page(width=width, height=height, phone=phone) for _ in range(3))
+def test_seat_buttons_are_only_those_one_may_use(new_page: Callable[..., Page], size: Size) -> None:
+    host, guest, watcher = (new_page(*size) for _ in range(3))
     join(host, "房主")
     table = create_table(host, bots=2)  # bots in seats 4 and 5 (counted from 1)
     expect(host.locator(".table-title strong")).to_have_text("房主的牌桌")  # not its hex id
@@ -40,9 +36,9 @@ def test_seat_buttons_are_only_those_one_may_use(
 
 
 def test_the_log_names_who_acted_then_in_the_pages_language(
-    new_page: Callable[..., Page],
+    new_page: Callable[..., Page], size: Size
 ) -> None:
-    page = new_page(width=1280, height=720)
+    page = new_page(*size)
     join(page, "记录员")
     create_table(page, timer=0, bot_delay=2)  # bots slow enough to read the log
     page.click("button.ready")
