@@ -35,7 +35,7 @@ SRC = Path(baohuang.__file__).parent
 #: An id as the source names it: ``"error.game.over"``, or the start of one (an f-string).
 ID = re.compile(r"error\.[a-z_.]+")
 #: Helpers that take an id and fill some of its fields themselves.
-FILLED_BY = {"check": {"limit"}, "_not_found": {"name"}}
+FILLED_BY = {"check": {"limit"}, "not_found": {"name"}}
 
 
 def fields(text: str) -> set[str]:
