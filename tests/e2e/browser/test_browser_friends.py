@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
 
-from .browserkit import create_table, join, play, shot
+from .browserkit import Size, create_table, join, play, shot
 
 
 def wait_for(page: Page, selector: str, limit: float = 15) -> None:
@@ -119,9 +119,11 @@ def test_rematch_after_a_match_starts_the_next_one(new_page: Callable[..., Page]
     shot(page, "rematch-started")
 
 
-def test_an_invite_link_seats_a_friend_logged_in_or_not(new_page: Callable[..., Page]) -> None:
+def test_an_invite_link_seats_a_friend_logged_in_or_not(
+    new_page: Callable[..., Page], size: Size
+) -> None:
     """#50: the invite link seats a logged-in friend at once, and one who logs in on the way."""
-    a, b, c = new_page(), new_page(), new_page()
+    a, b, c = (new_page(*size) for _ in range(3))
     join(a, "甲")
     table = create_table(a, bots=0, private=True)
     code = a.locator(".room-bar .room-code").get_attribute("data-code")

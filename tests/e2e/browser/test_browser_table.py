@@ -13,6 +13,7 @@ from playwright.sync_api import Page, expect
 from helpers.servers import LiveServer
 
 from .browserkit import (
+    Size,
     create_table,
     hand_below,
     hand_size,
@@ -238,11 +239,11 @@ def hinted(page: Page) -> str:
     return page.locator(".actions .selection").inner_text()
 
 
-def test_hint_cycles_through_the_legal_moves(new_page: Callable[..., Page]) -> None:
+def test_hint_cycles_through_the_legal_moves(new_page: Callable[..., Page], size: Size) -> None:
     """提示 first selects the heuristic's move; pressed again at the same turn, another legal
     move (play enabled, or 过 suggested), and so on round. At a turn where only 过 is legal
     the button says 要不起."""
-    page = new_page()
+    page = new_page(*size)
     join(page, "循环")
     create_table(page, bot_delay=0)
     page.click("button.ready")
