@@ -16,7 +16,7 @@ import pytest
 from baohuang.bots.base import BOTS
 from baohuang.bots.heuristic import HeuristicBot
 from baohuang.bots.learned import LearnedBot
-from baohuang.protocol.messages import TableConfig
+from baohuang.protocol.messages import ServerError, TableConfig
 from baohuang.server.app import create_app
 from baohuang.server.lobby import CODE_LENGTH, CODE_LETTERS, LOBBY_PAGE, Lobby
 from baohuang.server.ratelimits import ROOM_LOOKUPS
@@ -169,6 +169,7 @@ def test_a_friends_table_admits_its_members_and_its_code_only(kit: Harness) -> N
         assert [m["t"] for m in stranger.messages] == ["error"]
         assert stranger.messages[0]["d"]["code"] == "room_code" and not stranger.online
         assert code not in str(stranger.messages)
+        ServerError.model_validate(stranger.messages[0])  # a client of the protocol reads it
     anonymous = kit.connect(None, None)
     assert not anonymous.online and anonymous.messages[0]["d"]["code"] == "room_code"
     watcher = kit.connect(3, "玩家3", code=code.lower())

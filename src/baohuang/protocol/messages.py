@@ -407,6 +407,7 @@ ErrorCode = Literal[
     "not_found",
     "login_required",
     "rate_limited",
+    "room_code",
 ]
 
 

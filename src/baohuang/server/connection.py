@@ -8,6 +8,8 @@ from typing import Any, ClassVar
 
 import orjson
 
+from ..engine.errors import Param
+from ..protocol.messages import ErrorCode
 from .refusals import Refusal
 
 #: Commands remembered per seat for answering repeats: more than a whole game's (a seat makes
@@ -37,8 +39,11 @@ class Answers(OrderedDict[str, str]):
 
 
 class Refused(Refusal):
-    """A command refused with a protocol error code and a catalog message; nothing changed:
-    ``Refused("not_your_turn", "error.server.turn_of", seat=2)``."""
+    """A command refused with a protocol error code (``ErrorCode``) and a catalog message;
+    nothing changed: ``Refused("not_your_turn", "error.server.turn_of", seat=2)``."""
+
+    def __init__(self, code: ErrorCode, key: str, /, **params: Param) -> None:
+        super().__init__(code, key, **params)
 
     def data(self, command_id: str | None) -> dict[str, Any]:
         """The ``error`` message's data (``ErrorData``)."""
