@@ -379,17 +379,13 @@ def test_search_starts_where_its_preset_pays_weihai_at_the_first_follow(name: st
 
 
 def test_search_overrules_only_on_a_lead_beyond_the_margin_and_sure_standard_errors() -> None:
-    """Leads 3, 3, 3, −1 over the heuristic's choice: mean 2, standard error 1 (√2 if only two
-    of the four deals differ)."""
+    """Leads 3, 3, 3, −1 over the heuristic's choice: mean 2, standard error 1."""
     rules = PRESETS["classic"]
     option, base = [3, 3, 3, -1], [0, 0, 0, 0]
     assert SearchBot(rules, settings=SearchSettings(margin=0.5))._ahead(option, base)
     assert not SearchBot(rules, settings=SearchSettings(margin=2.0))._ahead(option, base)
     assert SearchBot(rules, settings=SearchSettings(margin=0.5, sure=1.5))._ahead(option, base)
     assert not SearchBot(rules, settings=SearchSettings(margin=0.5, sure=2.5))._ahead(option, base)
-    assert not SearchBot(rules, settings=SearchSettings(margin=0.5, sure=1.5))._ahead(
-        option, base, distinct=2
-    )
 
 
 def test_a_deal_drawn_again_reuses_its_playouts(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -429,8 +425,7 @@ def test_redraw_plays_another_deal_in_place_of_one_played_already(
     monkeypatch: pytest.MonkeyPatch, redraw: int, played: int
 ) -> None:
     """Deals come twice each (A A B B C C ...): a search on three deals plays two of them, A
-    and B; with ``redraw=1`` the deal after a repeated one is drawn in its place: A, B, C. With
-    ``distinct`` the ``sure`` test counts the deals played, not the three draws."""
+    and B; with ``redraw=1`` the deal after a repeated one is drawn in its place: A, B, C."""
     rules = PRESETS["classic"]
     game = play_game(rules, 5, 10)  # early in the play: the deals differ
     assert game.current_seat is not None
@@ -450,20 +445,9 @@ def test_redraw_plays_another_deal_in_place_of_one_played_already(
             yield None, [list(h) for h in hands]
             yield None, [list(h) for h in hands]
 
-    counted: list[int] = []
-    ahead = SearchBot._ahead
-
-    def recounted(self: SearchBot, option: list[int], base: list[int], distinct: int) -> bool:
-        counted.append(distinct)
-        return ahead(self, option, base, distinct)
-
     monkeypatch.setattr(SearchBot, "_deals", twice)
     monkeypatch.setattr(SearchBot, "_position", recorded)
-    monkeypatch.setattr(SearchBot, "_ahead", recounted)
-    chosen = SearchSettings(
-        samples=3, budget_s=None, prune=4, redraw=redraw, distinct=True, endgame=999
-    )
+    chosen = SearchSettings(samples=3, budget_s=None, prune=4, redraw=redraw, endgame=999)
     bot = SearchBot(rules, "r", replace(chosen, lead_endgame=999))
     bot.choose(view, legal)
     assert len(seen) == played
-    assert counted == [played]

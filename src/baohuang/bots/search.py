@@ -146,10 +146,10 @@ class SearchSettings:
     samples: int = 16
     budget_s: float | None = 1.0
     #: Points a candidate must lead the heuristic's choice by, and (``sure``) standard errors
-    #: of its deal-by-deal lead (0: the margin alone), counting distinct deals (``distinct``).
+    #: of its deal-by-deal lead (0: the margin alone). (Counting only the distinct deals in
+    #: that error lost 0.29 points, bench/search.md: it is gone.)
     margin: float = 0.5
     sure: float = 0.0
-    distinct: bool = False
     #: The play searched with at most this many cards left in all hands, following and
     #: leading (``None``: :func:`search_reach`'s for the rules).
     endgame: int | None = None
@@ -301,8 +301,7 @@ class SearchBot(HeuristicBot):
         determinizations (:meth:`_deals`), each option played out by the heuristic's policy."""
         known: dict[tuple[int | None, tuple[int, ...]], dict[int, int]] = {}
         scored = self._play_scores(view, options, known)
-        counted = (lambda: len(known)) if self.settings.distinct else None
-        return self._pick(len(options), self.settings.samples, self.settings.prune, scored, counted)
+        return self._pick(len(options), self.settings.samples, self.settings.prune, scored)
 
     def _play_scores(
         self,
@@ -379,14 +378,12 @@ class SearchBot(HeuristicBot):
         deals: int,
         prune: int,
         scored: Callable[[list[int]], list[int]],
-        counted: Callable[[], int] | None = None,
     ) -> int:
         """The index of the option to take: the best mean score over up to ``deals``
         determinizations if :meth:`_ahead` of option 0's (the heuristic's choice), else 0.
         ``scored`` deals a new one and scores the options alive on it; after ``prune`` deals
         only the options ahead of option 0 stay alive. Sampling stops when ``budget_s`` is
-        spent, after two deals at least. ``counted`` says how many of them differ (default:
-        all)."""
+        spent, after two deals at least."""
         budget_s = self.settings.budget_s
         deadline = None if budget_s is None else time.perf_counter() + budget_s
         scores: list[list[int]] = [[] for _ in range(options)]
@@ -401,18 +398,16 @@ class SearchBot(HeuristicBot):
                 if len(alive) == 1:
                     return 0
         best = max(alive, key=lambda k: sum(scores[k]))
-        ahead = self._ahead(scores[best], scores[0], counted() if counted else None)
-        return best if ahead else 0
+        return best if self._ahead(scores[best], scores[0]) else 0
 
-    def _ahead(self, option: list[int], base: list[int], distinct: int | None = None) -> bool:
+    def _ahead(self, option: list[int], base: list[int]) -> bool:
         """Whether ``option``'s scores lead ``base``'s, deal by deal, by more than ``margin``
-        on average and by ``sure`` standard errors of that mean, taken over ``distinct`` deals
-        (default: every score's own)."""
+        on average and by ``sure`` standard errors of that mean."""
         leads = [a - b for a, b in zip(option, base, strict=True)]
         mean = statistics.fmean(leads)
         if mean <= self.settings.margin:
             return False
-        deals = len(leads) if distinct is None else distinct
+        deals = len(leads)
         if self.settings.sure <= 0 or deals < 2:
             return True
         return mean > self.settings.sure * statistics.stdev(leads) / math.sqrt(deals)
