@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from .browserkit import Size, create_table, join, take_turn
@@ -13,6 +14,7 @@ from .browserkit import Size, create_table, join, take_turn
 CANNOT = "#btn-pass:has-text('要不起')"
 
 
+@pytest.mark.deals("auto-pass")  # a game with 要不起 turns for this seat, every run
 def test_自动过_passes_by_itself_when_nothing_beats_the_table(
     new_page: Callable[..., Page], size: Size
 ) -> None:
