@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from ..accounts import COOKIE, SESSION_SECONDS
 from ..store import UserRow
-from .deps import ClientAddress, CurrentUser, LoginCookie, Node, public_user
+from .deps import ClientAddress, CurrentUser, LoginCookie, NodeServices, public_user
 
 router = APIRouter(prefix="/api")
 
@@ -40,14 +40,18 @@ def opened(request: Request, response: Response, user: UserRow, token: str) -> d
 
 @router.post("/guest")
 async def guest(
-    body: Nickname, request: Request, response: Response, node: Node, where: ClientAddress
+    body: Nickname, request: Request, response: Response, node: NodeServices, where: ClientAddress
 ) -> dict[str, Any]:
     return opened(request, response, *await node.accounts.guest(body.name, where))
 
 
 @router.post("/register")
 async def register(
-    body: Credentials, request: Request, response: Response, node: Node, where: ClientAddress
+    body: Credentials,
+    request: Request,
+    response: Response,
+    node: NodeServices,
+    where: ClientAddress,
 ) -> dict[str, Any]:
     made = await node.accounts.register(body.name, body.password, where)
     return opened(request, response, *made)
@@ -55,14 +59,20 @@ async def register(
 
 @router.post("/login")
 async def login(
-    body: Credentials, request: Request, response: Response, node: Node, where: ClientAddress
+    body: Credentials,
+    request: Request,
+    response: Response,
+    node: NodeServices,
+    where: ClientAddress,
 ) -> dict[str, Any]:
     made = await node.accounts.login(body.name, body.password, where)
     return opened(request, response, *made)
 
 
 @router.post("/logout")
-async def logout(response: Response, node: Node, session: LoginCookie = None) -> dict[str, Any]:
+async def logout(
+    response: Response, node: NodeServices, session: LoginCookie = None
+) -> dict[str, Any]:
     await node.accounts.logout(session)
     response.delete_cookie(COOKIE, path="/")
     return {}

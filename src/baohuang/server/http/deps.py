@@ -38,12 +38,12 @@ def services(request: Request) -> Services:
     return request.app.state.services  # type: ignore[no-any-return]
 
 
-Node = Annotated[Services, Depends(services)]
+NodeServices = Annotated[Services, Depends(services)]
 #: The login cookie (its session token), as a route parameter.
 LoginCookie = Annotated[str | None, Cookie(alias=COOKIE)]
 
 
-async def current_user(node: Node, session: LoginCookie = None) -> UserRow:
+async def current_user(node: NodeServices, session: LoginCookie = None) -> UserRow:
     """The user logged in, or 401 ``login_required``."""
     user = await node.accounts.user_for(session)
     if user is None:
@@ -51,7 +51,7 @@ async def current_user(node: Node, session: LoginCookie = None) -> UserRow:
     return user
 
 
-async def viewer(node: Node, session: LoginCookie = None) -> int | None:
+async def viewer(node: NodeServices, session: LoginCookie = None) -> int | None:
     """The user id of a request's session cookie, if any (nobody is a viewer too)."""
     user = await node.accounts.user_for(session)
     return None if user is None else user.id

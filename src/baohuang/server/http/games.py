@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from .. import ladder
 from ..store import GameRow, ResultRow, Store, TableRow, UserRow
 from ..table.replays import replay_result, replay_views
-from .deps import CurrentUser, Node, Viewer, known_preset, not_found
+from .deps import CurrentUser, NodeServices, Viewer, known_preset, not_found
 
 router = APIRouter(prefix="/api")
 
@@ -27,7 +27,7 @@ class AnalysisAsk(BaseModel):
 
 
 @router.get("/games/{game_id}/record")
-async def record(game_id: str, node: Node, viewer: Viewer) -> Response:
+async def record(game_id: str, node: NodeServices, viewer: Viewer) -> Response:
     row = await stored_game(node.store, game_id, viewer)
     return JSONResponse(
         row.record,
@@ -36,14 +36,14 @@ async def record(game_id: str, node: Node, viewer: Viewer) -> Response:
 
 
 @router.get("/games/{game_id}/replay")
-async def replay_steps(game_id: str, node: Node, viewer: Viewer) -> dict[str, Any]:
+async def replay_steps(game_id: str, node: NodeServices, viewer: Viewer) -> dict[str, Any]:
     row = await stored_game(node.store, game_id, viewer)
     steps = replay_views(row.record)  # R12 进贡 steps; the result (R10, R13) at the end
     return {"record": row.record, "steps": steps, "result": await replay_result(node.store, row)}
 
 
 @router.post("/games/{game_id}/analysis")
-async def analyse(game_id: str, ask: AnalysisAsk, node: Node, user: CurrentUser) -> Any:
+async def analyse(game_id: str, ask: AnalysisAsk, node: NodeServices, user: CurrentUser) -> Any:
     """复盘: weigh one seat's decisions in a stored game (one analysis a person at a time);
     its status, as ``GET`` answers."""
     row = await stored_game(node.store, game_id, user.id)
@@ -52,7 +52,7 @@ async def analyse(game_id: str, ask: AnalysisAsk, node: Node, user: CurrentUser)
 
 @router.get("/games/{game_id}/analysis")
 async def analysis(
-    game_id: str, seat: Annotated[int, Query(ge=0, le=4)], node: Node, viewer: Viewer
+    game_id: str, seat: Annotated[int, Query(ge=0, le=4)], node: NodeServices, viewer: Viewer
 ) -> dict[str, Any]:
     """A seat's analysis: ``{"status": "done", "result"}``, or its progress (``queued``,
     ``running`` with ``done`` of ``total`` actions weighed, ``failed``), or ``none``."""
@@ -61,12 +61,12 @@ async def analysis(
 
 
 @router.get("/me/games")
-async def my_games(node: Node, user: CurrentUser) -> dict[str, Any]:
+async def my_games(node: NodeServices, user: CurrentUser) -> dict[str, Any]:
     return {"games": await history(node.store, user.id, viewer=user.id)}
 
 
 @router.get("/users/{user_id}/games")
-async def user_games(user_id: int, node: Node, viewer: Viewer) -> dict[str, Any]:
+async def user_games(user_id: int, node: NodeServices, viewer: Viewer) -> dict[str, Any]:
     """A user's games; those of friends' tables only to the players of each."""
     async with node.store.sessions() as db:  # ids beyond a database integer are nobody
         user = await db.get(UserRow, user_id) if 0 < user_id < 2**63 else None
@@ -76,13 +76,15 @@ async def user_games(user_id: int, node: Node, viewer: Viewer) -> dict[str, Any]
 
 
 @router.get("/leaderboard")
-async def leaderboard(node: Node, preset: str = "classic") -> dict[str, Any]:
+async def leaderboard(node: NodeServices, preset: str = "classic") -> dict[str, Any]:
     """排行榜: the 段位 ladder of ``preset``, people and bot levels together."""
     return {"preset": known_preset(preset), "rows": await ladder.leaderboard(node.store, preset)}
 
 
 @router.get("/me/ratings")
-async def my_ratings(node: Node, user: CurrentUser, preset: str = "classic") -> dict[str, Any]:
+async def my_ratings(
+    node: NodeServices, user: CurrentUser, preset: str = "classic"
+) -> dict[str, Any]:
     """The user's 段位 in ``preset``, after each rated game (the 战绩 chart)."""
     return await ladder.history(node.store, user.id, known_preset(preset))
 

@@ -14,7 +14,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 
 from ...text.catalog import MESSAGES
 from .. import health, metrics
-from .deps import Node
+from .deps import NodeServices
 
 router = APIRouter()
 STATIC = Path(__file__).parents[1] / "static"
@@ -32,13 +32,13 @@ async def healthz() -> dict[str, Any]:
 
 
 @router.get("/readyz", include_in_schema=False)
-async def readyz(node: Node) -> JSONResponse:
+async def readyz(node: NodeServices) -> JSONResponse:
     ready, body = await health.readiness(node.store)
     return JSONResponse(body, status_code=200 if ready else 503)
 
 
 @router.get("/metrics", include_in_schema=False)
-async def prometheus_metrics(request: Request, node: Node) -> Response:
+async def prometheus_metrics(request: Request, node: NodeServices) -> Response:
     given = request.headers.get("authorization", "")
     token = node.metrics_token
     if token and not secrets.compare_digest(given, f"Bearer {token}"):

@@ -17,7 +17,7 @@ from ..lobby import lobby_page
 from ..ratelimits import ROOM_LOOKUPS, TABLES
 from ..rulespage import rules_words
 from ..table.tablestate import admits
-from .deps import ClientAddress, CurrentUser, Node, Viewer, known_preset, not_found
+from .deps import ClientAddress, CurrentUser, NodeServices, Viewer, known_preset, not_found
 
 router = APIRouter(prefix="/api")
 
@@ -50,14 +50,16 @@ async def rules_in_words(
 
 
 @router.get("/tables")
-async def tables(node: Node, page: Annotated[int, Query(ge=1, le=10_000)] = 1) -> dict[str, Any]:
+async def tables(
+    node: NodeServices, page: Annotated[int, Query(ge=1, le=10_000)] = 1
+) -> dict[str, Any]:
     """A page of the lobby's list (:func:`~baohuang.server.lobby.lobby_page`)."""
     return lobby_page(await node.lobby.public_tables(), page)
 
 
 @router.post("/tables")
 async def create_table(
-    config: TableConfig, node: Node, user: CurrentUser, where: ClientAddress
+    config: TableConfig, node: NodeServices, user: CurrentUser, where: ClientAddress
 ) -> TableInfo:
     node.limits.check(TABLES, "error.rate.tables", "table", where)
     exempt = where in node.limits.exempt
@@ -66,7 +68,7 @@ async def create_table(
 
 @router.post("/quick")
 async def quick_start(
-    ask: QuickAsk, node: Node, user: CurrentUser, where: ClientAddress
+    ask: QuickAsk, node: NodeServices, user: CurrentUser, where: ClientAddress
 ) -> dict[str, Any]:
     """快速开始: ``{"id", "preset", "joined"}`` — a public table where people wait at the
     preset (``joined``), nearest the user's 段位, or a new one with bots, started at once
@@ -82,7 +84,7 @@ async def quick_start(
 
 
 @router.get("/rooms/{code}")
-async def room(code: str, node: Node, where: ClientAddress) -> dict[str, Any]:
+async def room(code: str, node: NodeServices, where: ClientAddress) -> dict[str, Any]:
     """The friends' table (好友房) whose room code is ``code``: ``{"id"}``."""
     node.limits.check(ROOM_LOOKUPS, "error.rate.rooms", "room", where)
     return {"id": await node.lobby.find_room(code)}
@@ -90,7 +92,7 @@ async def room(code: str, node: Node, where: ClientAddress) -> dict[str, Any]:
 
 @router.get("/tables/{table_id}")
 async def table(
-    table_id: str, node: Node, viewer: Viewer, code: str | None = None
+    table_id: str, node: NodeServices, viewer: Viewer, code: str | None = None
 ) -> dict[str, Any]:
     """A live table's info; a friends' table (好友房) only to its members and the holders
     of its room code (``?code=``), as if there were none to anyone else."""
