@@ -27,7 +27,7 @@ from baohuang.server.ratelimits import (
     TABLE_COMMANDS,
     TABLES,
 )
-from baohuang.server.slowclients import MAX_BODY
+from baohuang.server.slowclients import CONNECTIONS_PER_ADDRESS, MAX_BODY, RESERVED_DESCRIPTORS
 from helpers.servers import LiveServer, Player, create_table, guest
 
 
@@ -354,3 +354,63 @@ def test_a_burst_of_stale_commands_gets_one_snapshot_over_a_real_socket(
             while True:
                 kinds.append(json.loads(ws.recv(1))["t"])
     assert kinds.count("error") == 50 and kinds.count("snapshot") == 2, kinds
+
+
+def slow_connection(address: str, port: int) -> socket.socket:
+    """A connection from ``address`` (any of 127/8) that begins a request and sends no more."""
+    sock = socket.socket()
+    sock.settimeout(10)
+    sock.bind((address, 0))
+    sock.connect(("127.0.0.1", port))
+    sock.sendall(b"POST /api/login HTTP/1.1\r\nHost: x\r\ncontent-length: 100\r\n\r\n{")
+    return sock
+
+
+def closed_by_server(sock: socket.socket, wait: bool = False) -> bool:
+    """Whether the server has closed ``sock`` (``wait``: blocking until it does; the socket's
+    own timeout then says it does not)."""
+    sock.settimeout(10 if wait else 0)
+    try:
+        return sock.recv(1) == b""
+    except BlockingIOError:
+        return False  # open, nothing to read
+    except ConnectionResetError:
+        return True
+
+
+def test_slow_clients_cannot_take_every_descriptor(tmp_path: Path) -> None:
+    """1,100 slow posts from 28 addresses had held all 1,024 of a node's descriptors and every
+    visitor failed. Here the node may have 320 and slow clients from four addresses open 400
+    connections and hold them (the request timeout far away): the oldest waiting ones are
+    closed to make room, and a visitor is served; an address past its own count is closed at
+    once."""
+    limit = 320
+    capacity = limit - RESERVED_DESCRIPTORS
+    live = LiveServer(
+        f"sqlite:///{tmp_path / 's.db'}",
+        tmp_path / "log",
+        *("--request-timeout", "300"),
+        descriptors=limit,
+    ).start()
+    try:
+        with contextlib.ExitStack() as stack:
+            slow = [
+                stack.enter_context(slow_connection(f"127.0.0.{2 + n % 4}", live.port))
+                for n in range(400)
+            ]
+            for _ in range(3):  # a visitor, now and again
+                assert httpx.get(f"{live.url}/healthz", timeout=10).status_code == 200
+            # Closed: the oldest, to make room for the newer; the newest still wait.
+            assert closed_by_server(slow[0], wait=True)
+            shut = [closed_by_server(sock) for sock in slow]
+            assert sum(shut) >= len(slow) - capacity, sum(shut)
+            assert not any(shut[-capacity // 2 :])
+            # One address holds at most CONNECTIONS_PER_ADDRESS: the next one is closed.
+            own = [
+                stack.enter_context(slow_connection("127.0.0.9", live.port))
+                for _ in range(CONNECTIONS_PER_ADDRESS + 1)
+            ]
+            assert closed_by_server(own[-1], wait=True)
+            assert not closed_by_server(own[-2])
+    finally:
+        live.stop()

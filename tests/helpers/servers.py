@@ -7,6 +7,7 @@ import asyncio
 import functools
 import json
 import os
+import resource
 import shutil
 import signal
 import socket
@@ -41,11 +42,15 @@ def free_port() -> int:
 class LiveServer:
     """``baohuang serve`` as a subprocess; :meth:`kill` is ``kill -9``."""
 
-    def __init__(self, database: str, log: Path, *options: str) -> None:
+    def __init__(
+        self, database: str, log: Path, *options: str, descriptors: int | None = None
+    ) -> None:
         self.database = database
         self.log = log
         #: More ``serve`` options (``--request-timeout 1`` …).
         self.options = options
+        #: The server's descriptor limit, soft and hard (``None``: this process's).
+        self.descriptors = descriptors
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -60,7 +65,10 @@ class LiveServer:
         args = ["serve", "--port", str(self.port), "--database", self.database, *self.options]
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-c", SERVE, *args], stdout=out, stderr=subprocess.STDOUT
+                [sys.executable, "-c", SERVE, *args],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                preexec_fn=None if self.descriptors is None else self._limit_descriptors,
             )
         deadline = time.monotonic() + START_S
         while time.monotonic() < deadline:
@@ -72,6 +80,10 @@ class LiveServer:
             except httpx.HTTPError:
                 time.sleep(0.1)
         raise RuntimeError(f"server did not start in {START_S} s")
+
+    def _limit_descriptors(self) -> None:
+        assert self.descriptors is not None
+        resource.setrlimit(resource.RLIMIT_NOFILE, (self.descriptors, self.descriptors))
 
     def kill(self) -> None:
         """``kill -9``: no shutdown, no flush."""

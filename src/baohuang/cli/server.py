@@ -179,7 +179,8 @@ def serve(
         ),
         host=host,
         port=port,
-        http=timed_requests(request_timeout),  # a half-sent request holds no socket for ever
+        # A half-sent request holds no socket for ever, nor one address too many.
+        http=timed_requests(request_timeout, [*(proxy or ()), *(exempt or ())]),
         proxy_headers=bool(proxy),
         forwarded_allow_ips=proxy or [],
         ws_max_size=65536,
