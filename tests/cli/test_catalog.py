@@ -16,7 +16,8 @@ from typing import Any, get_args
 from baohuang import Match, Rules, new_game
 from baohuang.bots import RandomBot, play_out
 from baohuang.cli.main import open_event
-from baohuang.cli.terminal import Narrator, Said
+from baohuang.cli.terminal import Narrator
+from baohuang.text.narrator import Said
 from baohuang.engine.events import EventKind
 from baohuang.engine.rules import PRESETS
 from baohuang.text import catalog
