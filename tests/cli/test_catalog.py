@@ -17,12 +17,12 @@ from baohuang import Match, Rules, new_game
 from baohuang.bots import RandomBot, play_out
 from baohuang.cli.main import open_event
 from baohuang.cli.terminal import Narrator
-from baohuang.text.narrator import Said
 from baohuang.engine.events import EventKind
 from baohuang.engine.rules import PRESETS
 from baohuang.text import catalog
 from baohuang.text.catalog import MESSAGES, TABLES, t
 from baohuang.text.narration import NARRATION
+from baohuang.text.narrator import Narration, Said
 from helpers.nodejs import need_node
 
 TEXT = Path(catalog.__file__).parent
@@ -137,40 +137,53 @@ def test_every_event_kind_is_narrated_with_the_catalogs_templates() -> None:
     assert used == NARRATION.keys()  # every template told, none missing
 
 
-#: Runs static/tablelog.js's Narrator over the logs on stdin; prints what says() gave each event.
+#: Puts the server's ``says`` in words with static/tablelog.js, in both languages: the
+#: catalog on stdin (as GET /api/text gives it) and each log's events with what they say.
 NODE_SCRIPT = """
 globalThis.localStorage = { getItem: () => null, setItem: () => {} };
-const { Narrator } = await import("./tablelog.js");
+globalThis.document = { documentElement: { classList: { toggle() {} } } };
 let input = "";
 for await (const chunk of process.stdin) input += chunk;
-const logs = JSON.parse(input);
-const said = logs.map((log) => {
-  const narrator = new Narrator((seat) => `seat ${seat}`);
-  return log.map((event) => narrator.says(event));
-});
-process.stdout.write(JSON.stringify(said));
+const { catalog, logs } = JSON.parse(input);
+globalThis.fetch = async () => ({ ok: true, json: async () => catalog });
+const i18n = await import("./i18n.js");
+await i18n.loadText();
+const { said, render } = await import("./tablelog.js");
+const lines = {};
+for (const lang of ["zh", "en"]) {
+  i18n.setLang(lang);
+  lines[lang] = logs.map(([events, says]) =>
+    said(events, says).map(([key, fields]) => render(key, fields, (s) => `seat ${s}`)),
+  );
+}
+process.stdout.write(JSON.stringify(lines));
 """
 
 
-def test_the_page_chooses_the_same_templates_as_the_terminal(tmp_path: Path) -> None:
-    """tablelog.js's Narrator picks the templates and fields the terminal's Narrator picks,
-    event by event, for every log (seat copies, spectators, open replays)."""
+def test_the_page_puts_what_every_event_says_in_words(tmp_path: Path) -> None:
+    """The page chooses no templates of its own: it puts the server's ``says`` (the text
+    layer's Narration, the terminal's too) in words, every template and field of every log
+    (seat copies, spectators, open replays) in both languages, none left as ``{field}``."""
     for script in STATIC.glob("*.js"):
         shutil.copy(script, tmp_path)
     (tmp_path / "package.json").write_text('{"type": "module"}')
-    (tmp_path / "says.js").write_text(NODE_SCRIPT)
-    logs = played()
+    (tmp_path / "page.js").write_text(NODE_SCRIPT)
+    logs = []
+    for log in played():
+        narration = Narration()
+        logs.append([list(log), [narration.says_json(event) for event in log]])
     run = subprocess.run(
-        [need_node(), "says.js"],
+        [need_node(), "page.js"],
         cwd=tmp_path,
-        input=json.dumps(logs),
+        input=json.dumps({"catalog": MESSAGES, "logs": logs}),
         capture_output=True,
         text=True,
         timeout=60,
         check=True,
     )
     page = json.loads(run.stdout)
-    for log, told in zip(logs, page, strict=True):
-        narrator = Narrator("zh")
-        terminal = json.loads(json.dumps([narrator.says(event) for event in log]))
-        assert told == terminal
+    for lang in ("zh", "en"):
+        for (_, says), lines in zip(logs, page[lang], strict=True):
+            assert len(lines) == sum(map(len, says))
+            for line in lines:
+                assert line and not re.search(r"\{\w+\}|undefined|NaN|null", line), line

@@ -21,6 +21,7 @@ from baohuang.engine.scoring import GameResult, team_score, tribute_side
 from baohuang.server.store import GameRow, ResultRow
 from baohuang.server.table.replays import replay_result, replay_views
 from baohuang.server.table.results import record_result
+from baohuang.text.narrator import Narration
 from helpers.tables import Client, Harness
 
 
@@ -265,3 +266,14 @@ def test_an_escape_is_the_last_step_and_the_result_names_it(harness: Harness) ->
     assert result is not None
     assert result["result"]["outcome"] == "escape" and result["result"]["escaped"] == 0
     assert result["scores"][0] == -30 and result["scoring"] is None
+
+
+def test_each_step_says_what_its_events_tell() -> None:
+    """A step's ``says``: its events told on their own, as the page shows them (R12's cards
+    named, a void deal), chosen by the text layer as the terminal's are."""
+    steps = replay_views(to_record(second_game("classic", 3), {"game": 1, "games": 2}))
+    for step in steps:
+        narration = Narration()
+        assert step["says"] == [narration.says_json(event) for event in step["events"]]
+    keys = {key for step in steps for said in step["says"] for key, _ in said}
+    assert "event.tribute.card" in keys or "event.tribute_paid.card" in keys

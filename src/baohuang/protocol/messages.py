@@ -355,6 +355,13 @@ class EventData(Model):
     events: list[SeatEvent] | None = Field(
         None, description="On ``start`` and ``game``: the engine events, oldest first."
     )
+    says: list[list[tuple[str, dict[str, Any] | None]]] | None = Field(
+        None,
+        description="On ``start`` and ``game``: what each of ``events`` says, in order, as "
+        "this seat sees the game (baohuang.text.narrator): [template key, fields], the "
+        "catalog's narration templates; fields null where they are the event's own. The "
+        "page only puts them in words.",
+    )
     view: View | None = Field(None, description="The seat's view after the events.")
     table: TableInfo | None = Field(None, description="On events that change the table.")
     clock: TurnClock | None = Field(None, description="On live events: the turn's countdown.")

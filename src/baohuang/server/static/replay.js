@@ -8,7 +8,7 @@ import { cardName, cardRow } from "./cards.js";
 import { h, mount } from "./dom.js";
 import { t } from "./i18n.js";
 import { gameTable, resultsTitle, scoringNotes } from "./results.js";
-import { Narrator, actionWords } from "./tablelog.js";
+import { actionWords, render, said } from "./tablelog.js";
 
 /** The players' names, when the record has them (a game played on the server); its bots. */
 let names = null;
@@ -76,10 +76,7 @@ function seatPanel(step, result, s) {
 /** What happened at step `at`: the action, the events told (R12 进贡, a void deal), or where
  * the game stands (after the deal, after the tribute). */
 function didEl(step, at) {
-  const narrator = new Narrator(name);
-  const lines = step.events.flatMap((e) =>
-    narrator.says(e).map(([key, fields]) => narrator.render(key, fields)),
-  );
+  const lines = said(step.events, step.says).map(([key, fields]) => render(key, fields, name));
   const { action } = step;
   // a tribute card paid by choice is told by its event (who paid what)
   const shown = action && !(action.action.startsWith("tribute ") && lines.length);

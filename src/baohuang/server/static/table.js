@@ -10,7 +10,7 @@ import { intent, loginBox } from "./lobby.js";
 import { fly, newFlight } from "./motion.js";
 import { Rounds } from "./rounds.js";
 import { sound } from "./sound.js";
-import { declaration, Narrator } from "./tablelog.js";
+import { declaration, render, told } from "./tablelog.js";
 import { renderTable, showClock } from "./tableview.js";
 
 const CACHE = (id) => `bh.table.${id}`;
@@ -27,7 +27,6 @@ class TablePage {
     this.seat = null;
     this.view = null;
     this.log = [];
-    this.narrator = new Narrator((s) => this.seatName(s));
     this.decl = {};
     this.bubbles = {};
     this.selected = new Set();
@@ -246,8 +245,8 @@ class TablePage {
       this.addLog("log.start", { n: d.game + 1 });
     }
     if (d.kind === "start" || d.kind === "game") {
+      for (const [key, fields] of told(d)) this.addLog(key, fields);
       for (const e of d.events) {
-        for (const [key, fields] of this.narrator.told(e)) this.addLog(key, fields);
         this.rounds.add(e);
         const word = declaration(e);
         if (word) (this.decl[e.seat] ||= []).push(word);
@@ -272,7 +271,7 @@ class TablePage {
 
   logText(line) {
     if (typeof line === "string") return line; // kept by a page from before lines had keys
-    return this.narrator.render(line.key, line.fields, (s) => this.nameOf(line.seats?.[s], s));
+    return render(line.key, line.fields, (s) => this.nameOf(line.seats?.[s], s));
   }
 
   bubble(seat, text) {

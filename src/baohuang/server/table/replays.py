@@ -18,6 +18,7 @@ from ...engine.game import Game
 from ...engine.record import check_record
 from ...engine.rules import Rules
 from ...engine.scoring import GameResult
+from ...text.narrator import Narration
 from ..store import EventRow, GameRow, Store
 from .results import record_result
 
@@ -74,9 +75,11 @@ class _Stepping(Game):
 def _step(
     game: Game, action: dict[str, Any] | None, events: list[dict[str, Any]]
 ) -> dict[str, Any]:
+    narration = Narration()  # each step told on its own, as the page shows it
     return {
         "action": action,
         "events": events,
+        "says": [narration.says_json(event) for event in events],
         "view": game.view(None).to_json(),
         "hands": [game.hand_text(seat) for seat in range(5)],
     }
@@ -102,7 +105,8 @@ def _steps(game: _Stepping, action: dict[str, Any] | None) -> list[dict[str, Any
 def replay_views(record: dict[str, Any]) -> list[dict[str, Any]]:
     """A finished game step by step with every hand open: the spectator view and the five
     hands before the first action (before the tribute, and each card of it) and after each;
-    each step's ``action`` (or ``None``) and the ``events`` it shows (R12 进贡, void deals)."""
+    each step's ``action`` (or ``None``), the ``events`` it shows (R12 进贡, void deals) and
+    what they say (``says``, as a table event's)."""
     check_record(record)
     game = _Stepping(record)
     steps = _steps(game, None)

@@ -2,13 +2,18 @@
 
 Event kinds: ``sit`` ``leave`` ``ready`` ``auto`` ``connected`` ``signal`` (the table),
 ``start`` ``game`` ``game_over`` ``match_over`` (the match; a ``game`` event holds the engine
-events of one action, and the action itself in its stored ``secret``).
+events of one action, and the action itself in its stored ``secret``). An event holding engine
+events says, beside them, what each tells (``says``, :mod:`baohuang.text.narrator`), as each
+seat sees the game: the page only puts those templates and fields in words.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+from ...engine.state import SEATS
+from ...text.narrator import Narration
 
 #: Events that change the table header: they carry the whole TableInfo.
 TABLE_KINDS = frozenset(
@@ -25,12 +30,17 @@ class Logged:
     kind: str
     public: dict[str, Any]
     private: dict[int, dict[str, Any]]
+    #: What each engine event says, as each seat (``None``: a spectator) sees it
+    #: (:meth:`TableLog.add` fills it in).
+    says: dict[int | None, list[list[list[Any]]]] = field(default_factory=dict)
 
     def for_seat(self, seat: int | None) -> dict[str, Any]:
         """The event as ``seat`` sees it (``None``: a spectator), R14."""
         data = {"kind": self.kind, **self.public}
         if seat is not None and seat in self.private:
             data.update(self.private[seat])
+        if self.says:
+            data["says"] = self.says[seat]
         return data
 
 
@@ -41,6 +51,10 @@ class TableLog(list[Logged]):
         super().__init__()
         #: The number of the latest event that changed a game's state (0: none yet).
         self.last_game_seq = 0
+        #: Each seat's narration of the games so far (``None``: a spectator's).
+        self.narrations: dict[int | None, Narration] = {
+            seat: Narration() for seat in (None, *range(SEATS))
+        }
 
     @property
     def seq(self) -> int:
@@ -50,6 +64,10 @@ class TableLog(list[Logged]):
         self.append(logged)
         if logged.kind in ENGINE_KINDS:
             self.last_game_seq = len(self)
+            for seat, narration in self.narrations.items():
+                own = logged.private.get(seat, {}) if seat is not None else {}
+                events = own.get("events", logged.public["events"])
+                logged.says[seat] = [narration.says_json(event) for event in events]
 
     def history(self, seat: int | None) -> list[dict[str, Any]]:
         """The current (or last) game's events from its ``start`` on, as ``seat`` sees them."""
