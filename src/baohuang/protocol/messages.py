@@ -318,6 +318,22 @@ class Welcome(Model):
     clock: TurnClock | None = None
 
 
+class Prompt(Model):
+    """What this seat is asked in a role phase (R8–R12), while it has a choice or has
+    answered a sealed poll (R14), chosen by :mod:`baohuang.text.prompts`: the page only puts
+    the keys in words."""
+
+    ask: str = Field(description="The question's catalog key (``ask.*``).")
+    answers: list[str] = Field(
+        description="The answers to show, in order: the legal actions, or a sealed poll's "
+        "both (those this seat may not give shown disabled, so the choices tell no role)."
+    )
+    labels: dict[str, tuple[str, dict[str, Any]]] = Field(
+        description="``{action: [catalog key, fields]}``: the words on each answer, and on "
+        "the seat's kept answer to a sealed poll."
+    )
+
+
 class EventData(Model):
     """One table event as this connection may see it. ``kind`` is one of
 
@@ -363,6 +379,7 @@ class EventData(Model):
         "page only puts them in words.",
     )
     view: View | None = Field(None, description="The seat's view after the events.")
+    prompt: Prompt | None = Field(None, description="With ``view``: what the seat is asked.")
     table: TableInfo | None = Field(None, description="On events that change the table.")
     clock: TurnClock | None = Field(None, description="On live events: the turn's countdown.")
 
@@ -374,6 +391,7 @@ class Snapshot(Model):
     table: TableInfo
     seat: SeatNo | None
     view: View | None = Field(description="Game.view(seat) of the current game.")
+    prompt: Prompt | None = Field(None, description="What the seat is asked now.")
     clock: TurnClock | None = None
     history: list[EventData] = Field(
         default_factory=list,
@@ -389,6 +407,7 @@ class OwnView(Model):
     that anyone answered (when the last answer is in, one ``game`` event publishes them all)."""
 
     view: View
+    prompt: Prompt | None = None
     clock: TurnClock | None = None
 
 

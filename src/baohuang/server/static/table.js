@@ -26,6 +26,7 @@ class TablePage {
     this.info = null;
     this.seat = null;
     this.view = null;
+    this.prompt = null;
     this.log = [];
     this.decl = {};
     this.bubbles = {};
@@ -87,6 +88,7 @@ class TablePage {
     if (this.conn.seq !== null && d.seat !== this.seat) {
       // The state kept from before belongs to another seat: start over from a snapshot.
       this.view = null;
+    this.prompt = null;
       this.seat = d.seat;
       this.conn.reconnect(null);
       return;
@@ -113,7 +115,7 @@ class TablePage {
     if ("clock" in d) this.setClock(d.clock);
     const wasMine = this.decides();
     this.record(d);
-    if (d.view) this.setView(d.view);
+    if (d.view) this.setView(d.view, d.prompt);
     if ("clock" in d) this.cue(d, wasMine);
     if (d.kind === "start" && d.game === 0) {
       this.modal = null; // 再来一场: the last match's results would cover the new deal
@@ -144,7 +146,7 @@ class TablePage {
       this.rounds.reset();
       for (const e of d.history) this.record(e);
     }
-    this.setView(d.view);
+    this.setView(d.view, d.prompt);
     this.update();
   }
 
@@ -152,7 +154,7 @@ class TablePage {
    * its own view (answered, waiting for the others), with no event for anyone. */
   onOwnView(d) {
     this.setClock(d.clock);
-    this.setView(d.view);
+    this.setView(d.view, d.prompt);
     this.update();
   }
 
@@ -189,9 +191,11 @@ class TablePage {
     this.render();
   }
 
-  setView(view) {
+  /** The seat's view, and what it is asked (the server's prompt: keys and fields). */
+  setView(view, prompt = null) {
     const before = this.view;
     this.view = view;
+    this.prompt = prompt;
     if (!view || !before || view.hand?.join() !== before.hand?.join()) {
       this.selected.clear();
       this.cursor = Math.min(this.cursor, Math.max(0, (view?.hand?.length || 1) - 1));
@@ -435,6 +439,7 @@ class TablePage {
     tokens.drop(this.id);
     this.seat = null;
     this.view = null;
+    this.prompt = null;
     this.conn.reconnect(null); // watch from here on: a spectator's snapshot
     this.update();
   }

@@ -9,6 +9,7 @@ import { resultsWindow } from "./results.js";
 import { roomBar } from "./room.js";
 import { keptTurn, roundList, roundSummary, roundsButton, roundsPopover } from "./rounds.js";
 import { rulesLink } from "./rules.js";
+import { render } from "./tablelog.js";
 import { soundButton } from "./sound.js";
 
 /** Seats on screen, counted from the bottom (you) going round the table: 下家 on the right. */
@@ -427,62 +428,17 @@ function keptPlay(p, round) {
 
 // ------------------------------------------------------------ role-phase dialogs (R8–R12)
 
-function question(v, rules) {
-  if (v.phase === "poll") {
-    // R9.4, R8.10: 明保 is asked first, then R9.5 造反; the guard and the others read apart.
-    if (v.poll === "show" || v.poll === "rebel") {
-      return `ask.${v.poll}.${v.role === "guard" ? "guard" : "other"}`;
-    }
-    return `ask.${v.poll}`;
-  }
-  if (v.phase === "candidate" && rules.selection !== "called") {
-    // R9.3: who holds both R* and B* may also 独保, and yields like anyone (KK/联众) or 转让
-    // (weihai); else (R9, R11) 登基 or 让位, or 登基 alone (weihai, R11.2 after a lap).
-    if (v.legal.includes("solo")) {
-      return v.legal.includes("transfer") ? "ask.candidate.both" : "ask.candidate.both_yield";
-    }
-    return v.legal.includes("decline") ? "ask.candidate.marked" : "ask.candidate.forced";
-  }
-  return `ask.${v.phase}`;
+/** The words on an answer, from the server's prompt: a card named also shows its face. */
+function answerLabel(p, action) {
+  const [key, fields] = p.prompt.labels[action];
+  const words = render(key, fields, (s) => p.seatName(s));
+  return fields.card ? [words, cardEl(fields.card, { class: "tiny" })] : words;
 }
 
-function actionLabel(action, v, rules) {
-  const [word, card] = action.split(" ");
-  if (card) {
-    const key = word === "call" ? "act.call" : word === "solo" ? "act.solo_card" : "act.tribute";
-    return [t(key, { card: cardName(card) }), cardEl(card, { class: "tiny" })];
-  }
-  switch (word) {
-    case "decline":
-      return t(rules.selection === "called" ? "act.decline" : "act.yield");
-    case "solo":
-      return t(
-        v.phase === "poll"
-          ? "act.solo"
-          : rules.selection === "fixed"
-            ? "act.solo_both"
-            : "act.solo_kk",
-      );
-    case "pass":
-      if (v.poll === "show") return t(v.role === "guard" ? "act.hide" : "act.no_show");
-      return t(
-        { solo: "act.no_solo", rebel: "act.no_rebel", kick: "act.no_kick", grab: "act.no_grab" }[
-          v.poll
-        ] || "act.pass",
-      );
-    default:
-      return t(`act.${word}`);
-  }
-}
-
-/** R14: a sealed poll's answers, the same two buttons for every seat asked (those a seat may
- * not give disabled), so that the dialog's shape tells nothing of its role. */
-const SEALED_ANSWERS = { show: ["show", "pass"], rebel: ["rebel", "pass"] };
-
+/** A role-phase question (R8–R12) and its answers, as the server's prompt says. */
 function dialog(p) {
   const v = p.view;
-  const ask = t(question(v, p.info.rules));
-  const answers = (v.asked?.length && SEALED_ANSWERS[v.poll]) || v.legal;
+  const ask = t(p.prompt.ask);
   return h(
     "div",
     { class: "dialog", role: "dialog", "aria-label": ask },
@@ -490,7 +446,7 @@ function dialog(p) {
     h(
       "div",
       { class: "choices" },
-      answers.map((a) => {
+      p.prompt.answers.map((a) => {
         const open = v.legal.includes(a);
         return h(
           "button",
@@ -501,7 +457,7 @@ function dialog(p) {
             title: open ? null : t("poll.not_yours"),
             onclick: () => p.act(a),
           },
-          actionLabel(a, v, p.info.rules),
+          answerLabel(p, a),
         );
       }),
     ),
@@ -512,7 +468,7 @@ function dialog(p) {
 /** R14: this seat has answered the sealed poll; the answers are told when all are in. */
 function answered(p) {
   const v = p.view;
-  const ask = t(question(v, p.info.rules));
+  const ask = t(p.prompt.ask);
   return h(
     "div",
     { class: "poll-answered", role: "status", "aria-label": ask },
@@ -521,7 +477,7 @@ function answered(p) {
     h(
       "p",
       { class: "mine-answer" },
-      t("poll.mine", { answer: actionLabel(v.answer, v, p.info.rules) }),
+      t("poll.mine", { answer: answerLabel(p, v.answer) }),
     ),
   );
 }

@@ -213,6 +213,7 @@ class TableActor(TableState):
             "table": self.info().model_dump(),
             "seat": seat,
             "view": view,
+            "prompt": self.prompt(view),
             "clock": self.clock_info(),
             "history": self.log.history(seat),
         }
@@ -289,7 +290,8 @@ class TableActor(TableState):
             chair = self.seats[seat]
             if chair is None or not chair.conns:
                 continue
-            data = {"view": self.game.view(seat).to_json(), "clock": self.clock_info()}
+            view = self.game.view(seat).to_json()
+            data = {"view": view, "prompt": self.prompt(view), "clock": self.clock_info()}
             text = message("view", self.seq, data)
             for conn in chair.conns:
                 conn.send(text)
@@ -312,6 +314,7 @@ class TableActor(TableState):
             data = self.log[index].for_seat(seat)
             if data["kind"] in ENGINE_KINDS and views:
                 data["view"] = views[seat]
+                data["prompt"] = self.prompt(views[seat])
             if info is not None:
                 data["table"] = info
             data["clock"] = clock
@@ -457,7 +460,8 @@ class TableActor(TableState):
             conn.send(message("snapshot", self.seq, self.snapshot(seat)))
         if chair and seat is not None and self.in_game() and self.game.sealed:
             # R14: its own view as it is now (a restart forgets kept answers: asked again)
-            own = {"view": self.game.view(seat).to_json(), "clock": self.clock_info()}
+            view = self.game.view(seat).to_json()
+            own = {"view": view, "prompt": self.prompt(view), "clock": self.clock_info()}
             conn.send(message("view", self.seq, own))
         if chair and seat is not None and len(chair.conns) == 1:
             chair.away_until = None

@@ -16,6 +16,7 @@ from ...engine.rules import Rules
 from ...engine.scoring import GameResult
 from ...engine.state import SEATS
 from ...protocol.messages import SeatInfo, TableConfig, TableInfo
+from ...text.prompts import prompt
 from ..botpool import SeatBot
 from ..connection import Answers, Conn, message
 from ..store import EventRow
@@ -236,7 +237,12 @@ class TableState:
         data = logged.for_seat(seat)
         if logged.kind in ENGINE_KINDS and view and self.match:
             data["view"] = self.game.view(seat).to_json()
+            data["prompt"] = self.prompt(data["view"])
         return data
+
+    def prompt(self, view: dict[str, Any] | None) -> dict[str, Any] | None:
+        """What the seat of ``view`` is asked now (:func:`baohuang.text.prompts.prompt`)."""
+        return None if view is None else prompt(view, self.rules.selection)
 
     @property
     def seq(self) -> int:
