@@ -9,6 +9,7 @@ default, English with ``lang="en"`` (the sentences live in :mod:`baohuang.text.c
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import fields, replace
 from typing import Any
@@ -56,6 +57,12 @@ def pack(rules: Rules) -> list[Card]:
     """R7: the pack the engine deals, four decks from ``ranks_from`` up, the marked jokers in,
     the removed 6s out."""
     return deck(rules.lowest_rank, marked=rules.marked, removed_sixes=rules.removed_sixes)
+
+
+def pack_counts(rules: Rules) -> dict[str, int]:
+    """R7: the pack's cards per rank symbol (``"3"`` … ``"2"``, ``"B"``, ``"R"``): what a
+    记牌器 counts down from."""
+    return dict(Counter(RANK_SYMBOLS[card.rank] for card in pack(rules)))
 
 
 def pack_size(rules: Rules) -> int:

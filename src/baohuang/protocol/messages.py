@@ -117,6 +117,10 @@ class TableInfo(Model):
     id: str
     config: TableConfig
     rules: dict[str, Any] = Field(description="Every rule option in force (Rules.to_dict).")
+    pack: dict[str, int] = Field(
+        description="R7: the pack's cards per rank symbol (3 … A 2 B R), what the 记牌器 "
+        "counts down from."
+    )
     status: Literal["waiting", "playing", "finished"]
     seats: list[SeatInfo | None] = Field(min_length=SEATS, max_length=SEATS)
     game: int | None = Field(None, description="The current game's index in the match, from 0.")

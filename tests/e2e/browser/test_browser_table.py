@@ -10,6 +10,8 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Page, expect
 
+from baohuang.engine.describe import pack_counts
+from baohuang.engine.rules import Rules
 from helpers.servers import LiveServer
 
 from .browserkit import (
@@ -33,6 +35,16 @@ LABELS = {
     "kick": {"踢"},
     "pass": {"不明独", "暗保", "不造反", "不踢"},
 }
+
+
+def counter_before_any_play(page: Page, preset: str) -> None:
+    """记牌器 before the first play: per rank, the pack's cards (R7, weihai's 6s taken out)
+    less those in one's own hand."""
+    pack = pack_counts(Rules.preset(preset))
+    hand = page.locator(".hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
+    for rank in ("R", "6", "A"):
+        left = page.locator(f".counter .cell[data-rank='{rank}'] .n").inner_text()
+        assert int(left) == pack[rank] - sum(card[0] == rank for card in hand), rank
 
 
 def own_hand_only(page: Page) -> None:
@@ -74,6 +86,7 @@ def test_two_people_at_one_table(new_page: Callable[..., Page]) -> None:
         assert text in LABELS[action], (text, LABELS[action])
     own_hand_only(a)
     own_hand_only(b)
+    counter_before_any_play(a, "weihai")
     shot(a, "two-people")
 
     done = play([a, b], until=".modal.results")

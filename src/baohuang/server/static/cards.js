@@ -164,13 +164,3 @@ export function cardRow(texts, cls = "mini") {
     sortCards(texts).map((c) => cardEl(c)),
   );
 }
-
-/** Cards per rank in the pack of `rules` (R7): 4 decks, ranks from ranks_from, weihai's 6s. */
-export function packCounts(rules) {
-  const low = RANKS.indexOf(rules.ranks_from || "3");
-  const counts = RANKS.split("").map((_, r) => (r >= low ? 16 : 0));
-  counts[3] -= rules.removed_sixes || 0;
-  counts[SMALL] = 4;
-  counts[BIG] = 4;
-  return counts;
-}

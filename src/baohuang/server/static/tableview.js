@@ -1,7 +1,7 @@
 // Drawing the table page from its state (table.js): seats, the centre, the hand, dialogs.
 
 import { session } from "./api.js";
-import { BIG, RANKS, SMALL, cardEl, cardName, cardRow, packCounts, rankLabel } from "./cards.js";
+import { BIG, RANKS, SMALL, cardEl, cardName, cardRow, rankLabel } from "./cards.js";
 import { h, mount } from "./dom.js";
 import { pick, t } from "./i18n.js";
 import { tableName } from "./lobby.js";
@@ -609,13 +609,13 @@ function mine(p) {
 
 function counter(p) {
   const v = p.view;
-  const pack = packCounts(p.info.rules);
+  const pack = p.info.pack; // R7: cards per rank, from the server
   const held = new Array(RANKS.length).fill(0);
   for (const card of v.hand || []) held[RANKS.indexOf(card[0])] += 1;
   const cells = [];
   for (let r = BIG; r >= 0; r -= 1) {
-    if (!pack[r]) continue;
-    const left = pack[r] - (v.played[RANKS[r]] || 0) - held[r];
+    if (!pack[RANKS[r]]) continue;
+    const left = pack[RANKS[r]] - (v.played[RANKS[r]] || 0) - held[r];
     const label = r === BIG ? t("counter.big") : r === SMALL ? t("counter.small") : rankLabel(r);
     cells.push(
       h(

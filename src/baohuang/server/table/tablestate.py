@@ -10,6 +10,7 @@ import secrets
 from typing import Any
 
 from ...engine.actions import parse_action
+from ...engine.describe import pack_counts
 from ...engine.game import Game
 from ...engine.match import Match
 from ...engine.rules import Rules
@@ -32,6 +33,7 @@ class TableState:
         self.id = table_id
         self.config = config
         self.rules = Rules.preset(config.preset, **config.options)
+        self.pack = pack_counts(self.rules)
         self.seed = seed
         self.status = "waiting"
         self.seats: list[Seat | None] = [None] * SEATS
@@ -80,6 +82,7 @@ class TableState:
             id=self.id,
             config=self.config,
             rules=self.rules.to_dict(),
+            pack=self.pack,
             status=self.status,  # type: ignore[arg-type]
             seats=seats,
             game=self.match.index if self.match else None,
