@@ -31,7 +31,7 @@ from baohuang.server.table.mailbox import Cmd, Gone, Hello
 T = TypeVar("T")
 COMMAND: TypeAdapter[Command] = TypeAdapter(Command)
 #: Fields of a live event that a replay does not repeat.
-LIVE_ONLY = ("view", "table", "clock")
+LIVE_ONLY = ("view", "prompt", "table", "clock")
 
 
 class Client:
