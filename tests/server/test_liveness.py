@@ -12,7 +12,11 @@ from pathlib import Path
 import pytest
 
 from baohuang.engine.game import Game
+from baohuang.protocol.messages import TableConfig
 from baohuang.server.table import liveness
+from baohuang.server.table.mailbox import BotMove, GraceOver, TakeOver
+from baohuang.server.table.scheduler import Due
+from baohuang.server.table.tablestate import TableState
 from helpers.tables import Client, Harness
 
 
@@ -231,3 +235,28 @@ def test_a_restart_replays_only_the_current_game(
     assert harness.actor.game.view(None) == view and len(harness.actor.results) == 2
     monkeypatch.undo()
     play_out(harness)
+
+
+def test_the_plan_is_a_function_of_the_table_state_alone() -> None:
+    """liveness.plan reads a bare TableState (no actor, clock, loop or store): the one
+    wake-up for the seat to act, the grace of a person away, by the times in the state."""
+    config = TableConfig(bots=4, timer=20, bot_delay=1.5, pause=3)
+    state = TableState("0123abcd", config, "table-seed")
+    state.fold("sit", {"seat": 0, "name": "甲", "user": 1}, {})
+    for seat in range(1, 5):
+        state.fold("sit", {"seat": seat, "name": f"机器人{seat}", "bot": "heuristic"}, {})
+    state._begin(0, 0, "deal-seed")  # what folding a ``start`` event does
+    state.turn_since = 100.0
+    turn = state.turn()
+    assert turn is not None and not state.game.sealed
+    person = state.game.current_seat == 0
+    act = Due(TakeOver(turn, "timeout"), 120.0) if person else Due(BotMove(turn), 101.5)
+    assert liveness.plan(state) == {"act": act, "grace": None, "next": None}
+    chair = state.seats[0]
+    assert chair is not None
+    chair.away_until = 105.0  # the person's tab closed: 托管 when the grace ends
+    planned = liveness.plan(state)
+    if person:
+        assert planned["act"] == Due(TakeOver(turn, "disconnect"), 105.0)
+    else:
+        assert planned == {"act": act, "grace": Due(GraceOver(), 105.0), "next": None}

@@ -108,8 +108,6 @@ class TableActor(TableState):
         self.broken = False
         #: Many nodes: the table's epoch when this node took it (its writes' fence).
         self.epoch: int | None = None
-        #: When the current turn began, or its seat's controller last changed (clock seconds).
-        self.turn_since = 0.0
         #: Times the watchdog found the table stalled (0 in a healthy table).
         self.stalls = 0
         #: When the table last handled anything (for the lobby's clean-up).

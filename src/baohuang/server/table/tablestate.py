@@ -63,6 +63,10 @@ class TableState:
         #: stored with the action that closes the poll (its secret's ``sealed``). A restart
         #: forgets them: the poll is asked again of the seats that had answered.
         self.sealed: list[tuple[int, str]] = []
+        #: When the current turn began, or its seat's controller last changed: a time the actor
+        #: writes from its clock (as a seat's ``away_until``), from which :mod:`.liveness`
+        #: plans the table's wake-ups.
+        self.turn_since = 0.0
 
     def info(self) -> TableInfo:
         seats = [
