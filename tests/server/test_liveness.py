@@ -16,6 +16,7 @@ from baohuang.protocol.messages import TableConfig
 from baohuang.server.table import liveness
 from baohuang.server.table.mailbox import BotMove, GraceOver, TakeOver
 from baohuang.server.table.scheduler import Due
+from baohuang.server.table.tableevents import Sat
 from baohuang.server.table.tablestate import TableState
 from helpers.tables import Client, Harness
 
@@ -242,9 +243,9 @@ def test_the_plan_is_a_function_of_the_table_state_alone() -> None:
     wake-up for the seat to act, the grace of a person away, by the times in the state."""
     config = TableConfig(bots=4, timer=20, bot_delay=1.5, pause=3)
     state = TableState("0123abcd", config, "table-seed")
-    state.fold("sit", {"seat": 0, "name": "甲", "user": 1}, {})
+    state.fold(Sat(0, "甲", user=1))
     for seat in range(1, 5):
-        state.fold("sit", {"seat": seat, "name": f"机器人{seat}", "bot": "heuristic"}, {})
+        state.fold(Sat(seat, f"机器人{seat}", bot="heuristic"))
     state._begin(0, 0, "deal-seed")  # what folding a ``start`` event does
     state.turn_since = 100.0
     turn = state.turn()

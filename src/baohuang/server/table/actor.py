@@ -60,12 +60,25 @@ from .mailbox import (
     Hello,
     Message,
     NextGame,
+    Overdue,
     TakeOver,
     Watchdog,
 )
 from .results import Scored, game_over_data, scored, store_game
 from .scheduler import Scheduler
 from .seats import Seat
+from .tableevents import (
+    AutoChanged,
+    Connected,
+    GameOver,
+    Left,
+    MatchOver,
+    ReadyChanged,
+    RoomOpened,
+    Sat,
+    Signalled,
+    TableEvent,
+)
 from .tablelog import ENGINE_KINDS, TABLE_KINDS, Logged
 from .tablestate import TableState
 
@@ -218,6 +231,13 @@ class TableActor(TableState):
 
     # ------------------------------------------------------------------ events
 
+    def _tell(
+        self, event: TableEvent, status: str | None = None, extra: Work | None = None
+    ) -> None:
+        """Fold one of the table's own events into its state and queue it (:meth:`_record`)."""
+        self.fold(event)
+        self._record(event.kind, event.public(), secret=event.secret(), status=status, extra=extra)
+
     def _record(
         self,
         kind: str,
@@ -227,9 +247,10 @@ class TableActor(TableState):
         status: str | None = None,
         extra: Work | None = None,
     ) -> None:
-        """Fold an event into the table and queue it (with ``extra`` work and the table's new
-        ``status``) for :meth:`_flush`, which stores everything one message caused in one
-        transaction and only then sends it."""
+        """Queue an event (with ``extra`` work and the table's new ``status``) for
+        :meth:`_flush`, which stores everything one message caused in one transaction and
+        only then sends it; a game's event has changed the game already, a table's own
+        event is folded first (:meth:`_tell`)."""
         private = private or {}
         row = {
             "table_id": self.id,
@@ -245,8 +266,6 @@ class TableActor(TableState):
         if extra is not None:
             self._works.append(extra)
         self._rows.append(row)
-        if kind not in ENGINE_KINDS:
-            self.fold(kind, public, secret or {})
         if kind in ENGINE_KINDS or (kind == "auto" and self._is_current(public["seat"])):
             self.turn_since = self.clock.now()  # the turn, or who plays it, changed
         self.log.add(Logged(kind, public, private))
@@ -343,12 +362,12 @@ class TableActor(TableState):
                 await self._finish_game()
             elif not liveness.more_games(self):
                 totals = [sum(r[s] for r in self.results) for s in range(SEATS)]
-                self._record("match_over", {"totals": totals}, status="finished")
+                self._tell(MatchOver(totals), status="finished")
         if self.escaped is not None and (chair := self.seats[self.escaped]) and chair.person:
             self._vacate(self.escaped)
         for seat, chair in enumerate(self.seats):
             if chair is None and self.status == "playing":
-                self._record("sit", self._bot_public(seat, self.config.bot_level))
+                self._tell(self._bot(seat, self.config.bot_level))
 
     # ------------------------------------------------------------------ the mailbox
 
@@ -394,15 +413,15 @@ class TableActor(TableState):
             and (match, game) == (self.matches, self.match.index + 1)
         )
 
-    async def _take_over(self, reason: str) -> None:
+    async def _take_over(self, reason: Overdue) -> None:
         """R13: 托管 takes the seat to act (its timer ran out, or its person stayed away)."""
         if self.game.sealed:
             await self._poll_timeout()
             return
         seat = self.game.current_seat
         chair = self.seats[seat] if seat is not None else None
-        if chair is not None and not chair.played_by_bot:
-            self._record("auto", {"seat": seat, "on": True, "reason": reason})
+        if seat is not None and chair is not None and not chair.played_by_bot:
+            self._tell(AutoChanged(seat, True, reason))
 
     async def _grace_over(self) -> None:
         now = self.clock.now()
@@ -410,7 +429,7 @@ class TableActor(TableState):
             if chair is None or chair.auto or chair.away_until is None:
                 continue
             if chair.away_until <= now and self.in_game():
-                self._record("auto", {"seat": seat, "on": True, "reason": "disconnect"})
+                self._tell(AutoChanged(seat, True, "disconnect"))
 
     async def _hello(self, conn: Conn, hello: HelloData) -> None:
         if conn.greeted:
@@ -463,22 +482,22 @@ class TableActor(TableState):
             conn.send(message("view", self.seq, own))
         if chair and seat is not None and len(chair.conns) == 1:
             chair.away_until = None
-            self._record("connected", {"seat": seat, "on": True})
+            self._tell(Connected(seat, True))
             if chair.auto and chair.auto_reason in ("disconnect", "timeout"):
-                self._record("auto", {"seat": seat, "on": False, "reason": "reconnect"})
+                self._tell(AutoChanged(seat, False, "reconnect"))
 
     async def _gone(self, conn: Conn) -> None:
         conn.close(drop=True)  # nobody reads what it still held
         self.watchers.discard(conn)
         seat = conn.seat
         chair = self.seats[seat] if seat is not None else None
-        if chair is None or conn not in chair.conns:
+        if seat is None or chair is None or conn not in chair.conns:
             return
         chair.conns.discard(conn)
         if not chair.conns:
             # R13: 托管 after the grace, unless they come back (liveness.grace/acting).
             chair.away_until = self.clock.now() + self.config.grace
-            self._record("connected", {"seat": seat, "on": False})
+            self._tell(Connected(seat, False))
 
     # ------------------------------------------------------------------ commands
 
@@ -521,7 +540,7 @@ class TableActor(TableState):
                 await self._leave(seat)
             case Ready():
                 self._not_playing("ready")
-                self._record("ready", {"seat": seat, "on": command.on})
+                self._tell(ReadyChanged(seat, command.on))
                 await self._maybe_start()
             case Start():
                 await self._start_with_bots(conn, seat)
@@ -538,8 +557,7 @@ class TableActor(TableState):
         if not self.in_game():
             raise Refused("not_allowed", "error.server.auto_no_game")
         if chair.auto != command.on:
-            public = {"seat": seat, "on": command.on, "reason": "request"}
-            self._record("auto", public, secret={"id": command.id, "seat": seat})
+            self._tell(AutoChanged(seat, command.on, "request", command.id))
 
     def _not_playing(self, what: str) -> None:
         if self.status == "playing":
@@ -561,15 +579,11 @@ class TableActor(TableState):
             raise Refused("seat_taken", "error.server.seat_taken", seat=seat)
         token = secrets.token_urlsafe(24)
         name = conn.name or f"玩家{conn.user}"
-        self._record(
-            "sit",
-            {"seat": seat, "name": name, "user": conn.user, "bot": None},
-            secret={"token_hash": hash_token(token), "id": command.id, "seat": seat},
-        )
+        self._tell(Sat(seat, name, conn.user, None, hash_token(token), command.id))
         self.watchers.discard(conn)
         conn.seat = seat
         self._seat(seat).conns.add(conn)
-        self._record("connected", {"seat": seat, "on": True})
+        self._tell(Connected(seat, True))
         return {"token": token, "seat": seat}
 
     async def _leave(self, seat: int) -> None:
@@ -582,21 +596,21 @@ class TableActor(TableState):
         for conn in self._seat(seat).conns:
             conn.seat = None
             self.watchers.add(conn)
-        self._record("leave", {"seat": seat})
+        self._tell(Left(seat))
         if self.status == "playing":  # the match goes on after an escape
-            self._record("sit", self._bot_public(seat, self.config.bot_level))
+            self._tell(self._bot(seat, self.config.bot_level))
 
     async def seat_bots(self, seats: Iterable[int]) -> None:
         """Fill ``seats`` with the table's bots (at creation, before :meth:`start`)."""
         for seat in seats:
-            self._record("sit", self._bot_public(seat, self.config.bot_level))
+            self._tell(self._bot(seat, self.config.bot_level))
         await self._flush()
 
     async def open_room(self, code: str, creator: int | None, row: Work) -> None:
         """Make this new table a friends' table (好友房) with room ``code`` (before
         :meth:`start`): its first event, stored with ``row`` (the table's row) and folded
         again after a restart."""
-        self._record("room", {"creator": creator}, secret={"code": code}, extra=row)
+        self._tell(RoomOpened(creator, code), extra=row)
         await self._flush()
 
     async def _start_with_bots(self, conn: Conn, seat: int) -> None:
@@ -608,14 +622,14 @@ class TableActor(TableState):
             raise Refused("not_allowed", "error.server.start_creator")
         self._not_playing("start")
         if not self._seat(seat).ready:
-            self._record("ready", {"seat": seat, "on": True})
+            self._tell(ReadyChanged(seat, True))
         for empty in [s for s, chair in enumerate(self.seats) if chair is None]:
-            self._record("sit", self._bot_public(empty, self.config.bot_level))
+            self._tell(self._bot(empty, self.config.bot_level))
         await self._maybe_start()
 
-    def _bot_public(self, seat: int, level: str) -> dict[str, Any]:
+    def _bot(self, seat: int, level: str) -> Sat:
         # Named after the seat it sits in (座位2's bot is 机器人2); pages show it translated.
-        return {"seat": seat, "name": f"机器人{seat}", "user": None, "bot": level}
+        return Sat(seat, f"机器人{seat}", bot=level)
 
     async def _bot_seat(self, conn: Conn, command: AddBot | RemoveBot) -> None:
         """A bot into an empty seat, by anyone seated; out of its seat, by the table's creator
@@ -625,14 +639,14 @@ class TableActor(TableState):
         if isinstance(command, AddBot):
             if chair is not None:
                 raise Refused("seat_taken", "error.server.seat_taken", seat=command.seat)
-            self._record("sit", self._bot_public(command.seat, self.config.bot_level))
+            self._tell(self._bot(command.seat, self.config.bot_level))
             await self._maybe_start()
         else:
             if chair is None or chair.bot is None:
                 raise Refused("not_allowed", "error.server.no_bot", seat=command.seat)
             if self.owner is not None and conn.user != self.owner:
                 raise Refused("not_allowed", "error.server.bot_creator")
-            self._record("leave", {"seat": command.seat})
+            self._tell(Left(command.seat))
 
     async def _signal(self, seat: int, chair: Seat, command: Signal) -> None:
         if command.signal not in SIGNALS:
@@ -645,7 +659,7 @@ class TableActor(TableState):
             raise Refused("not_allowed", "error.server.signal_gap")
         chair.last_signal = now
         zh, en = MESSAGES[f"signal.{command.signal}"]
-        self._record("signal", {"seat": seat, "signal": command.signal, "zh": zh, "en": en})
+        self._tell(Signalled(seat, command.signal, zh, en))
 
     async def _act(self, seat: int, chair: Seat, seen: int, command: Act) -> None:
         if not self.in_game():
@@ -762,9 +776,9 @@ class TableActor(TableState):
         totals = [sum(r[s] for r in self.results) + counted.scores[s] for s in range(SEATS)]
         rated = await self._rate(counted)
         public = game_over_data(self.rules, counted, index, players, totals, game_id, rated)
-        self._record("game_over", public, extra=store_game(row, counted, users, rated))
+        self._tell(GameOver(public), extra=store_game(row, counted, users, rated))
         if not liveness.more_games(self):
-            self._record("match_over", {"totals": totals}, status="finished")
+            self._tell(MatchOver(totals), status="finished")
 
     async def _rate(self, counted: Scored) -> list[ratings.Change]:
         """段位 steps of a finished game (none when R13 leaves it unscored)."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .mailbox import BotMove, GraceOver, NextGame, TakeOver, TurnKey, Watchdog
+from .mailbox import BotMove, GraceOver, NextGame, Overdue, TakeOver, TurnKey, Watchdog
 from .scheduler import Due
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ def acting(state: TableState) -> Due | None:
         return None
     if chair.played_by_bot:
         return Due(BotMove(turn), state.turn_since + state.config.bot_delay)
-    deadlines = []
+    deadlines: list[tuple[float, Overdue]] = []
     if state.config.timer:
         deadlines.append((state.turn_since + state.config.timer, "timeout"))
     if chair.away_until is not None:

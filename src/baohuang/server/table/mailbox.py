@@ -8,7 +8,7 @@ late one finds the table moved on and does nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Literal, Protocol
 
 from ...protocol.messages import Command
 from ...protocol.messages import Hello as HelloData
@@ -49,13 +49,17 @@ class BotMove:
     turn: TurnKey
 
 
+#: Why 托管 takes a seat unasked (R13): its timer ran out, or its person stayed away.
+Overdue = Literal["timeout", "disconnect"]
+
+
 @dataclass(frozen=True, slots=True)
 class TakeOver:
     """R13: the person to act in ``turn`` ran out of time, or stayed away past the grace:
     托管 takes the seat."""
 
     turn: TurnKey
-    reason: str
+    reason: Overdue
 
 
 @dataclass(frozen=True, slots=True)

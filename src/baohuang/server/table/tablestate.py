@@ -23,6 +23,17 @@ from ..connection import Answers, Conn, message
 from ..store import EventRow
 from .mailbox import TurnKey
 from .seats import Seat
+from .tableevents import (
+    AutoChanged,
+    GameOver,
+    Left,
+    MatchOver,
+    ReadyChanged,
+    RoomOpened,
+    Sat,
+    TableEvent,
+    read,
+)
 from .tablelog import ENGINE_KINDS, Logged, TableLog
 
 
@@ -105,42 +116,39 @@ class TableState:
         seated = {chair.user for chair in self.seats if chair}
         return admitted(self.code, self.creator, seated, user, code)
 
-    def fold(self, kind: str, public: dict[str, Any], secret: dict[str, Any]) -> None:
-        """Apply one non-game event to the table's state (live and when loading)."""
-        seat: int = public.get("seat", -1)
-        if kind == "room":
-            self.code, self.creator = secret["code"], public["creator"]
-        elif kind == "sit":
-            self.seats[seat] = Seat(
-                name=public["name"],
-                user=public.get("user"),
-                bot=public.get("bot"),
-                token_hash=secret.get("token_hash"),
-            )
-            self._new_bot(seat)
-        elif kind == "leave":
-            self.seats[seat] = None
-            if seat == self.escaped:
-                self.escaped = None
-            self._new_bot(seat)
-        elif kind == "ready":
-            self._seat(seat).ready = public["on"]
-        elif kind == "auto":
-            chair = self._seat(seat)
-            chair.auto, chair.auto_reason = public["on"], public["reason"]
-            if chair.auto:
+    def fold(self, event: TableEvent) -> None:
+        """Apply one of the table's own events to its state (live and when loading)."""
+        match event:
+            case RoomOpened(creator=creator, code=code):
+                self.code, self.creator = code, creator
+            case Sat(seat=seat):
+                self.seats[seat] = Seat(
+                    name=event.name, user=event.user, bot=event.bot, token_hash=event.token_hash
+                )
                 self._new_bot(seat)
-        elif kind == "game_over":
-            self.escaped = public["result"].get("escaped")
-            self.match_results.append(GameResult.from_dict(public["result"]))
-            self.results.append(public.get("scores", public["result"]["scores"]))
-        elif kind == "match_over":
-            self.status = "finished"
-            for taken in self.seats:
-                if taken:
-                    taken.ready = False
-        if kind in ("sit", "auto") and secret.get("id"):
-            self._remember(self._seat(seat).answers, secret["id"], self.seq + 1, secret)
+            case Left(seat=seat):
+                self.seats[seat] = None
+                if seat == self.escaped:
+                    self.escaped = None
+                self._new_bot(seat)
+            case ReadyChanged(seat=seat, on=on):
+                self._seat(seat).ready = on
+            case AutoChanged(seat=seat, on=on, reason=reason):
+                chair = self._seat(seat)
+                chair.auto, chair.auto_reason = on, reason
+                if chair.auto:
+                    self._new_bot(seat)
+            case GameOver(told=told):
+                self.escaped = told["result"].get("escaped")
+                self.match_results.append(GameResult.from_dict(told["result"]))
+                self.results.append(told.get("scores", told["result"]["scores"]))
+            case MatchOver():
+                self.status = "finished"
+                for taken in self.seats:
+                    if taken:
+                        taken.ready = False
+        if isinstance(event, Sat | AutoChanged) and event.command:
+            self._remember(self._seat(event.seat).answers, event.command, self.seq + 1, event.seat)
 
     def _new_bot(self, seat: int) -> None:
         """The seat's bot, if any, goes: the next one reads the game so far."""
@@ -153,9 +161,9 @@ class TableState:
         assert chair is not None
         return chair
 
-    def _remember(self, answers: Answers, command_id: str, seq: int, extra: dict[str, Any]) -> None:
+    def _remember(self, answers: Answers, command_id: str, seq: int, seat: int | None) -> None:
         """Keep the answer to a command applied before a reload (no token: it is not kept)."""
-        answers.keep(command_id, message("ack", seq, {"id": command_id, "seat": extra.get("seat")}))
+        answers.keep(command_id, message("ack", seq, {"id": command_id, "seat": seat}))
 
     def load(self, rows: list[EventRow]) -> None:
         """Fold stored events: the table as it was when the last one was written. Only the
@@ -169,7 +177,7 @@ class TableState:
             elif row.kind == "start" and row.public["game"] == 0:  # an earlier match began
                 self.matches, self.results, self.match_results = row.public["match"], [], []
             elif row.kind not in ENGINE_KINDS:
-                self.fold(row.kind, row.public, row.secret)
+                self.fold(read(row.kind, row.public, row.secret))
             self.log.add(Logged(row.kind, row.public, private))
 
     def _replay(self, row: EventRow) -> None:
@@ -190,7 +198,7 @@ class TableState:
             raise RuntimeError(f"table {self.id} event {row.seq}: the engine replays differently")
         seat, command_id = row.secret.get("seat"), row.secret.get("id")
         if command_id and seat is not None and self.seats[seat]:
-            self._remember(self._seat(seat).answers, command_id, row.seq, {})
+            self._remember(self._seat(seat).answers, command_id, row.seq, None)
 
     def in_game(self) -> bool:
         return self.status == "playing" and self.match is not None and not self.game.is_over
