@@ -7,11 +7,13 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import select
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from baohuang.protocol.messages import Hello as HelloData
 from baohuang.protocol.messages import TableConfig
 from baohuang.server import lobby as lobby_module
+from baohuang.server.cluster.nodes import NodeLobby
 from baohuang.server.lobby import Lobby
 from baohuang.server.store import EventRow, Store, TableRow
 from baohuang.server.table.mailbox import Hello
@@ -126,3 +128,97 @@ def test_a_socket_reaching_a_table_being_let_go_is_closed_at_once(tmp_path: Path
         assert late.conn.closed and late.conn.taken() == []  # closed, nothing said
     finally:
         kit.close()
+
+
+class FlakyEvents:
+    """A store's ``events`` that fails ``times`` times as a database does (a connection that
+    broke), then reads as the store does."""
+
+    def __init__(self, store: Store, times: int) -> None:
+        self.read, self.times = store.events, times
+
+    async def __call__(self, table_id: str) -> list[EventRow]:
+        if self.times:
+            self.times -= 1
+            raise OperationalError("SELECT …", {}, ConnectionError("connection reset"))
+        return await self.read(table_id)
+
+
+def status_of(kit: Harness, table_id: str) -> str:
+    async def read() -> str:
+        async with kit.store.sessions() as session:
+            row = await session.get(TableRow, table_id)
+            assert row is not None
+            return row.status
+
+    return kit.run(read())
+
+
+def a_table_in_play(kit: Harness) -> str:
+    kit.create(timer=1, bot_delay=1)
+    while kit.kinds().count("game") < 3:
+        kit.step()
+    kit.run(kit.lobby.close())
+    return kit.actor.id
+
+
+def test_a_database_failing_as_tables_load_quarantines_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Quarantine is for a table whose events no longer fold, not for a database that failed
+    while they were read: one node's start fails and tries again; the table plays on."""
+    kit = Harness(tmp_path)
+    table_id = a_table_in_play(kit)
+    monkeypatch.setattr(kit.store, "events", FlakyEvents(kit.store, 1))
+    lobby = Lobby(kit.store, kit.clock, kit.token)
+    with pytest.raises(OperationalError):
+        kit.run(lobby.recover())
+    assert status_of(kit, table_id) == "playing" and not lobby.closed
+    again = Lobby(kit.store, kit.clock, kit.token)
+    kit.run(again.recover())
+    assert set(again.tables) == {table_id}
+    kit.run(again.close())
+    kit.close()
+
+
+class Leases:
+    """A cluster's leases as one node sees them, with nobody else about."""
+
+    node, lease = "n1", 5.0
+
+    def __init__(self) -> None:
+        self.released: list[str] = []
+        self.token = 0
+
+    async def take(self, table_id: str, floor: int) -> int:
+        self.token = max(self.token, floor) + 1
+        return self.token
+
+    async def release(self, table_id: str) -> None:
+        self.released.append(table_id)
+
+    async def renew(self, table_ids: object) -> set[str]:
+        return set()
+
+    async def announce(self, table_id: str) -> None:
+        pass
+
+
+def test_a_node_that_cannot_read_a_table_lets_it_go_for_the_next_try(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A node taking a table over whose database fails as it reads the events lets the lease
+    go, quarantining nothing (a transient failure had closed a table in play for good, its
+    seats bounced between nodes); the next ask takes it."""
+    kit = Harness(tmp_path)
+    table_id = a_table_in_play(kit)
+    monkeypatch.setattr(kit.store, "events", FlakyEvents(kit.store, 1))
+    leases = Leases()
+    node = NodeLobby(kit.store, leases)  # type: ignore[arg-type]
+    assert kit.run(node.claim(table_id)) is None
+    assert leases.released == [table_id] and not node.closed
+    assert status_of(kit, table_id) == "playing"
+    table = kit.run(node.claim(table_id))
+    assert table is not None and table.epoch == leases.token == 2
+    kit.run(table.stop())
+    kit.close()

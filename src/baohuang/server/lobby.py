@@ -12,6 +12,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from sqlalchemy import update
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from .. import __version__
@@ -59,6 +60,9 @@ def is_table_id(text: str) -> bool:
     return len(text) == 2 * TABLE_ID_BYTES and all(c in "0123456789abcdef" for c in text)
 
 
+#: The database failing (not a table): a table that meets one while it loads is not
+#: quarantined, only loaded again later.
+STORE_ERRORS = (SQLAlchemyError, OSError)
 #: A table nobody is connected to and that plays no match leaves memory after this many idle
 #: seconds (a waiting one is closed for good; finished games stay downloadable).
 IDLE_SECONDS = 600.0
@@ -110,13 +114,16 @@ class Lobby:
         """Fold every unfinished table from its stored events and start it again. A table
         that cannot be loaded (an unknown option, an action the engine now refuses, a changed
         rule) is quarantined: closed with a note for its players, its finished games kept; it
-        never stops the others from loading."""
+        never stops the others from loading. A database that fails meanwhile quarantines
+        nothing: the start fails."""
         for row in await self.store.table_rows(("quarantined",)):
             self.closed[row.id] = row.note or ""
         for row in await self.store.table_rows(("waiting", "playing")):
             try:
                 await self._load(row.id, TableConfig(**row.config), row.seed)
-            except Exception as exc:  # whatever it is, the other tables still load
+            except STORE_ERRORS:
+                raise  # the database failed, not the table: the start fails, nothing is closed
+            except Exception as exc:  # whatever else it is, the other tables still load
                 log.exception("table %s cannot be loaded; quarantined", row.id)
                 note = quarantine_note(row.version, exc)
                 self.tables.pop(row.id, None)

@@ -32,7 +32,16 @@ from .. import metrics
 from ..admission import Admission
 from ..botpool import BotPool
 from ..connection import Conn
-from ..lobby import IDLE_SECONDS, Lobby, closing, is_table_id, listed, quarantine_note, room_code
+from ..lobby import (
+    IDLE_SECONDS,
+    STORE_ERRORS,
+    Lobby,
+    closing,
+    is_table_id,
+    listed,
+    quarantine_note,
+    room_code,
+)
 from ..refusals import AccountError
 from ..store import Store, raise_epoch
 from ..table.actor import TableActor
@@ -168,6 +177,11 @@ class NodeLobby(Lobby):
         config, seed = taken
         try:
             table = await self._load(table_id, TableConfig(**config), seed, epoch)
+        except STORE_ERRORS:  # the database failed, not the table: the next ask takes it
+            log.exception("node %s could not read table %s", self.node, table_id)
+            self.tables.pop(table_id, None)
+            await self.cluster.release(table_id)
+            return None
         except Exception as exc:  # as in recover: the others still load
             log.exception("table %s cannot be loaded; quarantined", table_id)
             self.tables.pop(table_id, None)
