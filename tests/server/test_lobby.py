@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -188,6 +189,7 @@ class Leases:
 
     def __init__(self) -> None:
         self.released: list[str] = []
+        self.renewed: set[str] = set()
         self.token = 0
 
     async def take(self, table_id: str, floor: int) -> int:
@@ -197,8 +199,15 @@ class Leases:
     async def release(self, table_id: str) -> None:
         self.released.append(table_id)
 
-    async def renew(self, table_ids: object) -> set[str]:
+    async def renew(self, table_ids: Iterable[str]) -> set[str]:
+        self.renewed.update(table_ids)
         return set()
+
+    async def owners(self, table_ids: list[str]) -> list[str | None]:
+        return [None] * len(table_ids)
+
+    async def list_tables(self, infos: object, rooms: object) -> None:
+        pass
 
     async def announce(self, table_id: str) -> None:
         pass
@@ -221,4 +230,32 @@ def test_a_node_that_cannot_read_a_table_lets_it_go_for_the_next_try(
     table = kit.run(node.claim(table_id))
     assert table is not None and table.epoch == leases.token == 2
     kit.run(table.stop())
+    kit.close()
+
+
+def test_a_lookup_of_an_unknown_id_leaves_no_lease_even_mid_heartbeat(tmp_path: Path) -> None:
+    """The heartbeat renews the leases of the claims under way that hold one, not of those
+    still reading the database: renewing takes a lapsed lease, and an unknown id looked up
+    under load had been given one (a Redis key, for a lease's time)."""
+    kit = Harness(tmp_path)
+    leases = Leases()
+    node = NodeLobby(kit.store, leases)  # type: ignore[arg-type]
+    reading = asyncio.Event()
+    read = kit.store.epoch
+
+    async def slow_epoch(table_id: str) -> int | None:
+        await reading.wait()
+        return await read(table_id)
+
+    kit.store.epoch = slow_epoch  # type: ignore[method-assign]
+
+    async def scenario() -> None:
+        claim = asyncio.create_task(node.claim("0badc0de"))
+        await asyncio.sleep(0)  # the claim is reading the database
+        await node.heartbeat()
+        reading.set()
+        assert await claim is None
+
+    kit.run(scenario())
+    assert "0badc0de" not in leases.renewed and leases.token == 0
     kit.close()

@@ -85,9 +85,11 @@ class NodeLobby(Lobby):
         self.cluster = cluster
         self.hosted = Hosted(cluster, self.owned, self._relayed)
         self.relays = Relays(cluster, self.resolve)
-        #: Tables being taken over, by id (the heartbeat renews their leases while they
-        #: load: a claim never holds the heartbeat up).
+        #: Tables being taken over, by id (a claim never holds the heartbeat up).
         self.claiming: dict[str, asyncio.Task[TableActor | None]] = {}
+        #: The claims that hold their table's lease: the heartbeat renews it while they load
+        #: (not before: renewing takes a lapsed lease, and an unknown id gets none).
+        self._leased: set[str] = set()
         #: What was last written to the directory, by table.
         self._listed: dict[str, bytes] = {}
         #: No taking tables that look free before this (monotonic seconds; _hold_claims).
@@ -165,6 +167,14 @@ class NodeLobby(Lobby):
         epoch = await self.cluster.take(table_id, floor)
         if epoch is None:
             return None
+        self._leased.add(table_id)
+        try:
+            return await self._take(table_id, epoch)
+        finally:
+            self._leased.discard(table_id)
+
+    async def _take(self, table_id: str, epoch: int) -> TableActor | None:
+        """Run ``table_id`` here under the lease just taken with fencing token ``epoch``."""
         try:
             taken = await self.store.write(raise_epoch(table_id, epoch))
         except Exception:  # the database failed (or its lock timed out): let it go
@@ -331,7 +341,7 @@ class NodeLobby(Lobby):
         """Renew the leases (let go of the tables another node holds now), list the tables,
         set relays right, take over the tables in play that nobody runs."""
         await self._let_failed_go()
-        lost = await self.cluster.renew([*self.tables, *self.claiming])
+        lost = await self.cluster.renew([*self.tables, *self._leased])
         for table_id in lost & set(self.tables):
             metrics.LEASES_LOST.inc()
             log.warning("node %s: table %s is run by another node now", self.node, table_id)
