@@ -125,6 +125,22 @@ def test_reload_mid_game_continues(new_page: Callable[..., Page]) -> None:
         hand_below(page, now)
 
 
+def test_reload_during_a_role_dialog_asks_again(new_page: Callable[..., Page]) -> None:
+    """A reload while this seat is asked (a role-phase dialog, weihai's polls R9.2–R9.6): the
+    page comes back with the same question and answers, the server's prompt kept with the
+    view it came with, and no script error."""
+    page = new_page()
+    join(page, "提问")
+    create_table(page, preset="weihai", bot_delay=0.3)
+    page.click("button.ready")
+    dialog = page.locator(".dialog")
+    expect(dialog).to_have_count(1, timeout=30_000)
+    asked = dialog.locator(".ask").inner_text()
+    page.reload()
+    expect(page.locator(".dialog .ask")).to_have_text(asked)
+    expect(page.locator(".dialog .choice").first).to_be_visible()
+
+
 @pytest.mark.slow
 def test_server_restart_mid_game_continues(
     new_page: Callable[..., Page], server: LiveServer

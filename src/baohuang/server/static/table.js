@@ -52,6 +52,7 @@ class TablePage {
         info: cache.info,
         seat: cache.seat,
         view: cache.view,
+        prompt: cache.prompt ?? null, // what the view's seat is asked (the server's)
         log: cache.log,
         decl: cache.decl,
         lastOver: cache.lastOver ?? null,
@@ -292,10 +293,10 @@ class TablePage {
    * goes on behind them, and they say when this seat has a decision to make (results.js).
    */
   update() {
-    const { info, seat, view, log, decl, rounds, lastOver } = this;
+    const { info, seat, view, prompt, log, decl, rounds, lastOver } = this;
     sessionStorage.setItem(
       CACHE(this.id),
-      JSON.stringify({ seq: this.conn.seq, info, seat, view, log, decl, rounds, lastOver }),
+      JSON.stringify({ seq: this.conn.seq, info, seat, view, prompt, log, decl, rounds, lastOver }),
     );
     this.passSoon();
     this.render();

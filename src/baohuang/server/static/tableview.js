@@ -355,7 +355,7 @@ function centre(p) {
         )
       : null,
     v.phase === "play" || v.phase === "over" ? currentPlay(p) : null,
-    p.myTurn() && v.phase !== "play" ? dialog(p) : v.answer ? answered(p) : null,
+    askedNow(p),
     roundsPopover(p),
   );
 }
@@ -433,6 +433,14 @@ function answerLabel(p, action) {
   const [key, fields] = p.prompt.labels[action];
   const words = render(key, fields, (s) => p.seatName(s));
   return fields.card ? [words, cardEl(fields.card, { class: "tiny" })] : words;
+}
+
+/** The role-phase dialog when this seat decides, or its kept answer to a sealed poll. */
+function askedNow(p) {
+  const v = p.view;
+  if (!p.prompt) return null; // a view without its prompt (a page cached before it had one)
+  if (p.myTurn() && v.phase !== "play") return dialog(p);
+  return v.answer ? answered(p) : null;
 }
 
 /** A role-phase question (R8–R12) and its answers, as the server's prompt says. */
