@@ -4,6 +4,7 @@ tribute (R12 进贡) and shows each card paid and handed over; its answer carrie
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from collections.abc import Iterator
@@ -270,10 +271,12 @@ def test_an_escape_is_the_last_step_and_the_result_names_it(harness: Harness) ->
 
 def test_each_step_says_what_its_events_tell() -> None:
     """A step's ``says``: its events told on their own, as the page shows them (R12's cards
-    named, a void deal), chosen by the text layer as the terminal's are."""
+    named, a void deal), chosen by the text layer as the terminal's are, in JSON's shapes
+    (lists, not tuples: the table state machine compares them with what was received)."""
     steps = replay_views(to_record(second_game("classic", 3), {"game": 1, "games": 2}))
     for step in steps:
         narration = Narration()
         assert step["says"] == [narration.says_json(event) for event in step["events"]]
+        assert json.loads(json.dumps(step["says"])) == step["says"]  # as sent: JSON's shapes
     keys = {key for step in steps for said in step["says"] for key, _ in said}
     assert "event.tribute.card" in keys or "event.tribute_paid.card" in keys

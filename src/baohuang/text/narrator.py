@@ -144,13 +144,14 @@ def _roles(kind: str, e: dict[str, Any]) -> Said:
 
 
 def _tribute_due(e: dict[str, Any]) -> Said:
-    """R12 and R6.8: who pays how many cards (one entry per card), to whom."""
+    """R12 and R6.8: who pays how many cards (one entry per card), to whom: each payer's
+    ``[key, fields]``, as JSON has them (the server sends them as they are)."""
     cards = Counter((payer, to) for payer, to in e["payers"])
     payers = [
-        (
+        [
             "event.tribute_due.payer" if to is None else "event.tribute_due.payer_to",
             {"seat": payer, "to": to, "n": n},
-        )
+        ]
         for (payer, to), n in cards.items()
     ]
     return [("event.tribute_due", {"payers": payers})]
