@@ -85,15 +85,14 @@ async def measure(commands: int, tables: int, seed: int, database: str) -> dict[
         round_ = []
         for table, conns in seated:
             frames += drain(conns)
-            game = table.game
+            game = table.state.game
             turn = game.current_seat
             if turn is None or game.is_over:
                 continue
             action = str(rng.choice(game.legal_actions()))
             counter += 1
-            round_.append(
-                (table, Cmd(conns[turn], table.seq, Act(id=f"a{counter}", op="act", action=action)))
-            )
+            command = Act(id=f"a{counter}", op="act", action=action)
+            round_.append((table, Cmd(conns[turn], table.state.seq, command)))
         started_cpu, started = time.process_time(), time.perf_counter()
         for table, cmd in round_:
             table.submit(cmd)

@@ -210,7 +210,7 @@ class Harness:
             self.pool = BotPool(self.pool.size, self.pool.wait, self.pool.in_node)
         self.lobby = Lobby(self.store, self.clock, self.token, self.pool)
         self.run(self.lobby.recover())
-        self.table = self.lobby.tables.get(self.actor.id)
+        self.table = self.lobby.tables.get(self.actor.state.id)
         if self.table is not None:
             self.settle()
 
@@ -220,4 +220,4 @@ class Harness:
         self.loop.close()
 
     def kinds(self) -> list[str]:
-        return [e.kind for e in self.actor.log]
+        return [e.kind for e in self.actor.state.log]

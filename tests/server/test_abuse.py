@@ -35,6 +35,6 @@ def test_a_repeated_command_is_answered_not_applied_all_game_long(harness: Harne
     assert first["t"] == "ack"
     for n in range(300):  # more than the 256 answers once remembered
         harness.send(me, "hint", id=f"h{n}")
-    seq = harness.actor.seq
+    seq = harness.actor.state.seq
     again = harness.send(me, "signal", id="keep", signal="thanks")
-    assert again == first and harness.actor.seq == seq
+    assert again == first and harness.actor.state.seq == seq

@@ -60,9 +60,9 @@ def play_then_auto(kit: Harness, turns: int, level: str = "heuristic") -> list[s
         assert kit.send(me, "auto", on=True)["t"] == "ack"
     played = 0
     for _ in range(3000):
-        if kit.actor.status == "finished":
-            assert kit.actor.game is not None
-            return [f"{seat} {action}" for seat, action in kit.actor.game.actions]
+        if kit.actor.state.status == "finished":
+            assert kit.actor.state.game is not None
+            return [f"{seat} {action}" for seat, action in kit.actor.state.game.actions]
         if played < turns and me.my_turn():
             hint = kit.send(me, "hint")["d"]["hint"]
             assert kit.send(me, "act", action=hint)["t"] == "ack"

@@ -37,7 +37,7 @@ def record_a_match_with_an_escape(folder: Path) -> dict[str, list[dict[str, Any]
     while not me.my_turn():
         kit.step()
     assert kit.send(me, "leave")["t"] == "ack"
-    while kit.actor.status != "finished":
+    while kit.actor.state.status != "finished":
         kit.step()
     assert {"leave", "sit", "match_over"} <= set(kit.kinds())
 
@@ -100,7 +100,7 @@ def test_atomicity_recovery_from_every_prefix_of_the_log(tmp_path: Path) -> None
         else:
             kit.settle()
             for _ in range(2000):
-                if kit.actor.status != "playing":
+                if kit.actor.state.status != "playing":
                     break
                 kit.step()
             check(kit, events)
@@ -112,24 +112,24 @@ def resumes(kit: Harness, events: int) -> None:
     kit.settle()
     moves = kit.kinds().count("game")
     for _ in range(20):
-        if kit.kinds().count("game") >= moves + 2 or kit.actor.status == "finished":
+        if kit.kinds().count("game") >= moves + 2 or kit.actor.state.status == "finished":
             break
         kit.step()
-    assert kit.kinds().count("game") >= moves + 2 or kit.actor.status == "finished", events
+    assert kit.kinds().count("game") >= moves + 2 or kit.actor.state.status == "finished", events
     assert kit.kinds().count("game_over") <= 2
 
 
 def check(kit: Harness, events: int) -> None:
     table = kit.actor
     kinds = kit.kinds()
-    if table.status == "waiting":  # cut before the person sat or was ready: it waits for them
-        ready = [c is not None and (c.ready or c.bot is not None) for c in table.seats]
+    if table.state.status == "waiting":  # cut before the person sat or was ready: it waits for them
+        ready = [c is not None and (c.ready or c.bot is not None) for c in table.state.seats]
         assert "start" not in kinds and not all(ready), f"cut {events}"
         return
-    assert table.status == "finished", f"cut {events}: stuck at {kinds[-4:]}"
+    assert table.state.status == "finished", f"cut {events}: stuck at {kinds[-4:]}"
     assert table.stalls == 0
-    starts = Counter(e.public["game"] for e in table.log if e.kind == "start")
-    overs = Counter(e.public["game"] for e in table.log if e.kind == "game_over")
+    starts = Counter(e.public["game"] for e in table.state.log if e.kind == "start")
+    overs = Counter(e.public["game"] for e in table.state.log if e.kind == "game_over")
     assert starts == overs == Counter({0: 1, 1: 1}), f"cut {events}: {kinds}"
     assert kinds.count("match_over") == 1 and kinds[-1] in ("match_over", "leave", "sit")
 
@@ -142,9 +142,9 @@ def check(kit: Harness, events: int) -> None:
     games, results = kit.run(stored())
     assert sorted(games) == sorted(set(games)) and len(games) == 2, f"cut {events}: {games}"
     assert len(results) == len(set(results)), f"cut {events}: a result counted twice"
-    escaped = next(e.public for e in table.log if e.kind == "game_over")["result"]["escaped"]
+    escaped = next(e.public for e in table.state.log if e.kind == "game_over")["result"]["escaped"]
     if escaped is not None:  # the escaper is out of the match: a bot played on for them
-        assert table.seats[escaped] is None or table.seats[escaped].bot is not None  # type: ignore[union-attr]
+        assert table.state.seats[escaped] is None or table.state.seats[escaped].bot is not None  # type: ignore[union-attr]
 
 
 def test_the_cut_copies_every_column() -> None:

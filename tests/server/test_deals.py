@@ -46,10 +46,10 @@ def candidates(text: str) -> set[str]:
 
 def test_r14_no_published_record_predicts_the_next_games_hands(harness: Harness) -> None:
     harness.create(games=2, timer=1, pause=5)
-    while harness.actor.game_index == 0:  # the timer puts me on 托管; the bots play game 1
+    while harness.actor.state.game_index == 0:  # the timer puts me on 托管; the bots play game 1
         harness.step()
     table = harness.actor
-    assert table.game_index == 1, "the second game has been dealt"
+    assert table.state.game_index == 1, "the second game has been dealt"
 
     async def first_record() -> dict[str, Any]:
         async with harness.store.sessions() as session:
@@ -59,8 +59,8 @@ def test_r14_no_published_record_predicts_the_next_games_hands(harness: Harness)
 
     record = harness.run(first_record())
     previous = GameResult.from_dict(record["result"])
-    rules = table.rules
-    dealt = new_game(rules, table.deal_seeds[1], previous)
+    rules = table.state.rules
+    dealt = new_game(rules, table.state.deal_seeds[1], previous)
     actual = [dealt.hand_text(seat) for seat in range(5)]
     published = [*strings(record), *strings([m for c in harness.clients for m in c.messages])]
     for text in set(published):
@@ -68,5 +68,5 @@ def test_r14_no_published_record_predicts_the_next_games_hands(harness: Harness)
             guess = new_game(rules, seed, previous)
             assert [guess.hand_text(s) for s in range(5)] != actual, f"{seed!r} deals game 2"
     # The table's own secret is nowhere in what was published.
-    assert table.seed not in json.dumps(record) + "".join(published)
-    assert table.deal_seeds[1] not in "".join(published)
+    assert table.state.seed not in json.dumps(record) + "".join(published)
+    assert table.state.deal_seeds[1] not in "".join(published)

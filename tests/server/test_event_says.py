@@ -37,7 +37,7 @@ def engine_events(client: Client) -> list[dict[str, Any]]:
 def test_every_engine_event_says_what_it_tells_as_its_seat_sees_it(harness: Harness) -> None:
     (me,) = harness.create(people=1, timer=1, pause=5)
     watcher = harness.connect(None, None)
-    while not harness.actor.game.is_over:  # the timer puts me on 托管; the bots play on
+    while not harness.actor.state.game.is_over:  # the timer puts me on 托管; the bots play on
         harness.step()
     for client in (me, watcher):
         received = engine_events(client)

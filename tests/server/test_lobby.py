@@ -30,18 +30,21 @@ def test_deserted_tables_are_swept_and_closed_and_live_ones_fold_back(
         lobby = Lobby(store)
         empty = await lobby.create(TableConfig(bots=4))
         kept = await lobby.create(TableConfig(bots=2, preset="weihai"))
-        kept.watchers.add(object())  # type: ignore[arg-type]  # someone is watching
+        kept.state.watchers.add(object())  # type: ignore[arg-type]  # someone is watching
         monkeypatch.setattr(lobby_module, "IDLE_SECONDS", 0.0)
         await lobby.sweep()
-        assert set(lobby.tables) == {kept.id}
+        assert set(lobby.tables) == {kept.state.id}
         await lobby.close()
         # A new server process: only the live table comes back, folded from its events.
         again = Lobby(store)
         await again.recover()
-        assert set(again.tables) == {kept.id}
-        back = again.tables[kept.id]
-        assert back.info().seats == kept.info().seats and back.seq == kept.seq == 2
-        assert back.rules.name == "weihai" and empty.id not in again.tables
+        assert set(again.tables) == {kept.state.id}
+        back = again.tables[kept.state.id]
+        assert (
+            back.state.info().seats == kept.state.info().seats
+            and back.state.seq == kept.state.seq == 2
+        )
+        assert back.state.rules.name == "weihai" and empty.state.id not in again.tables
         await again.close()
         await store.close()
 
@@ -55,7 +58,7 @@ def test_tables_that_cannot_be_loaded_are_quarantined_and_the_rest_load(tmp_path
     kit.create(timer=1, bot_delay=1)
     while kit.kinds().count("game") < 3:
         kit.step()
-    good = kit.actor.id
+    good = kit.actor.state.id
 
     def broken(session: Session) -> None:
         row = session.get(TableRow, good)
@@ -160,7 +163,7 @@ def a_table_in_play(kit: Harness) -> str:
     while kit.kinds().count("game") < 3:
         kit.step()
     kit.run(kit.lobby.close())
-    return kit.actor.id
+    return kit.actor.state.id
 
 
 def test_a_database_failing_as_tables_load_quarantines_nothing(

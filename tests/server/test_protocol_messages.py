@@ -63,7 +63,7 @@ def test_every_message_of_a_match_is_a_server_message(harness: Harness) -> None:
     harness.drop(person)
     play_until(harness, 120)
     again = harness.reconnect(person)  # the events missed, replayed
-    while harness.actor.status != "finished":
+    while harness.actor.state.status != "finished":
         harness.step()
     (snapshot,) = [m["d"] for m in late.messages if m["t"] == "snapshot"]
     assert snapshot["view"] is not None and snapshot["history"]
@@ -75,5 +75,5 @@ def test_every_message_of_a_match_is_a_server_message(harness: Harness) -> None:
 
 def play_until(harness: Harness, moves: int) -> None:
     """Let the table play until its match has made ``moves`` engine actions."""
-    while sum(1 for e in harness.actor.log if e.kind == "game") < moves:
+    while sum(1 for e in harness.actor.state.log if e.kind == "game") < moves:
         harness.step()

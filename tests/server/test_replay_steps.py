@@ -138,7 +138,7 @@ def test_a_first_game_has_a_step_per_action() -> None:
 def take_turns(kit: Harness, me: Client) -> None:
     """I play the hint whenever I am to act; the bots play the rest of the match."""
     for _ in range(20_000):
-        if kit.actor.status == "finished":
+        if kit.actor.state.status == "finished":
             return
         if me.my_turn():
             kit.send(me, "act", action=kit.send(me, "hint")["d"]["hint"])
@@ -158,7 +158,7 @@ def stored(kit: Harness) -> list[GameRow]:
 
 
 def game_over_events(kit: Harness) -> dict[str, dict[str, Any]]:
-    return {e.public["record"]: e.public for e in kit.actor.log if e.kind == "game_over"}
+    return {e.public["record"]: e.public for e in kit.actor.state.log if e.kind == "game_over"}
 
 
 def test_the_replay_of_a_match_game_shows_its_tribute_and_its_result(harness: Harness) -> None:
@@ -240,7 +240,7 @@ def test_an_unscored_game_says_so(harness: Harness) -> None:
             break
         harness.step()
     assert harness.send(me, "auto", on=True)["t"] == "ack"
-    while harness.actor.status != "finished":
+    while harness.actor.state.status != "finished":
         harness.step()
     (row,) = stored(harness)
     result = harness.run(replay_result(harness.store, row))

@@ -39,14 +39,14 @@ def private_table(kit: Harness, creator: int | None = 1, **config: Any) -> str:
     settings = {"bots": 0, **FAST, "private": True, **config}
     kit.table = kit.run(kit.lobby.create(TableConfig(**settings), creator))
     kit.settle()
-    assert kit.actor.code is not None
-    return kit.actor.code
+    assert kit.actor.state.code is not None
+    return kit.actor.state.code
 
 
 def seated(kit: Harness, user: int, seat: int | None = None) -> Client:
     """User ``user`` at the table (by its room code, if a friends' table), seated."""
     kit.run(kit.store.write(add_user(user)))
-    client = kit.connect(user, f"玩家{user}", code=kit.actor.code)
+    client = kit.connect(user, f"玩家{user}", code=kit.actor.state.code)
     assert kit.send(client, "sit", seat=seat)["t"] == "ack"
     return client
 
@@ -58,12 +58,12 @@ def refused(kit: Harness, client: Client, op: str, **fields: Any) -> tuple[str, 
 
 
 def bots(kit: Harness) -> list[int]:
-    return [s for s, chair in enumerate(kit.actor.seats) if chair and chair.bot]
+    return [s for s, chair in enumerate(kit.actor.state.seats) if chair and chair.bot]
 
 
 def seat_bot(kit: Harness, seat: int) -> object:
     """The bot that played ``seat`` in this process (no bot pool in these tests)."""
-    bot = kit.actor.bots[seat]
+    bot = kit.actor.state.bots[seat]
     assert bot is not None and bot.pool is None
     return bot.local
 
@@ -75,17 +75,19 @@ def test_a_private_table_is_not_listed_and_is_found_by_its_code(kit: Harness) ->
     code = private_table(kit, bots=2)
     private = kit.actor
     public = kit.run(kit.lobby.create(TableConfig(bots=4, **FAST)))
-    assert [info.id for info in kit.lobby.listing()] == [public.id]
+    assert [info.id for info in kit.lobby.listing()] == [public.state.id]
     assert len(code) == CODE_LENGTH and set(code) <= set(CODE_LETTERS)
-    assert code.lower() not in private.id  # drawn on its own, not made from the table id
-    info = private.info()
+    assert code.lower() not in private.state.id  # drawn on its own, not made from the table id
+    info = private.state.info()
     assert info.config.private and info.code == code and info.creator == 1
-    assert public.info().code is None and public.info().creator is None  # made by nobody
+    assert (
+        public.state.info().code is None and public.state.info().creator is None
+    )  # made by nobody
     # Typed by a person: any letter case, spaces or a dash in the middle.
     for typed in (code, code.lower(), f" {code[:3]}-{code[3:]} ", f"{code[:3]} {code[3:]}"):
         assert kit.lobby.room(typed) is private
     # The room's event names the creator; the code is in the server-only secret.
-    room = kit.actor.log[0]
+    room = kit.actor.state.log[0]
     assert room.kind == "room" and room.public == {"creator": 1}
 
 
@@ -129,7 +131,7 @@ def test_room_codes_are_unique_among_live_tables(tmp_path: Path) -> None:
         lobby = Lobby(store, token=token)
         config = TableConfig(private=True, bots=4, **FAST)
         first, second = await lobby.create(config, 1), await lobby.create(config, 2)
-        assert (first.code, second.code) == ("222222", "333333") and not draws
+        assert (first.state.code, second.state.code) == ("222222", "333333") and not draws
         assert lobby.room("222222") is first and lobby.room("333333") is second
         await lobby.close()
         await store.close()
@@ -140,17 +142,17 @@ def test_room_codes_are_unique_among_live_tables(tmp_path: Path) -> None:
 def test_the_code_and_the_creator_survive_a_restart(kit: Harness) -> None:
     code = private_table(kit, bots=3)
     me = seated(kit, 1)
-    seq = kit.actor.seq
+    seq = kit.actor.state.seq
     kit.restart()  # a new server process folds the table from its stored events
     table = kit.actor
-    assert table.seq == seq
-    assert (table.code, table.creator) == (code, 1) and kit.lobby.room(code) is table
+    assert table.state.seq == seq
+    assert (table.state.code, table.state.creator) == (code, 1) and kit.lobby.room(code) is table
     assert kit.lobby.listing() == []
     # …and the creator's start still works after it (their seat is theirs by its token).
     again = kit.connect(1, "玩家1", token=me.token)
     assert again.seat == 0
     assert kit.send(again, "start")["t"] == "ack"
-    assert kit.actor.status == "playing"
+    assert kit.actor.state.status == "playing"
 
 
 # ------------------------------------------------------------------------------ start with bots
@@ -182,27 +184,27 @@ def test_only_the_creator_may_start_with_bots(kit: Harness) -> None:
     private_table(kit, creator=1)
     creator, friend = seated(kit, 1), seated(kit, 2)
     assert refused(kit, friend, "start") == ("not_allowed", "error.server.start_creator")
-    watcher = kit.connect(3, "玩家3", code=kit.actor.code)
+    watcher = kit.connect(3, "玩家3", code=kit.actor.state.code)
     assert refused(kit, watcher, "start") == ("not_seated", "error.server.not_seated")
-    assert bots(kit) == [] and kit.actor.status == "waiting"
-    assert [chair.ready for chair in kit.actor.seats if chair] == [False, False]
+    assert bots(kit) == [] and kit.actor.state.status == "waiting"
+    assert [chair.ready for chair in kit.actor.state.seats if chair] == [False, False]
     assert creator.seat == 0
 
 
 def test_a_public_table_has_no_start_with_bots(kit: Harness) -> None:
     (me,) = kit.create(people=1, bots=0)
     assert refused(kit, me, "start") == ("not_allowed", "error.server.start_private")
-    assert bots(kit) == [] and kit.actor.status == "waiting"
+    assert bots(kit) == [] and kit.actor.state.status == "waiting"
 
 
 def test_start_with_bots_fills_exactly_the_empty_seats_and_starts(kit: Harness) -> None:
     private_table(kit, creator=1)
     creator, friend = seated(kit, 1, seat=0), seated(kit, 2, seat=3)
     assert kit.send(friend, "ready")["t"] == "ack"
-    before = kit.actor.seq
+    before = kit.actor.state.seq
     assert kit.send(creator, "start")["t"] == "ack"
     assert bots(kit) == [1, 2, 4]
-    seats = kit.actor.seats
+    seats = kit.actor.state.seats
     assert [(c.user, c.bot) for c in seats if c] == [
         (1, None),
         (None, "heuristic"),
@@ -210,9 +212,9 @@ def test_start_with_bots_fills_exactly_the_empty_seats_and_starts(kit: Harness) 
         (2, None),
         (None, "heuristic"),
     ]
-    kinds = [e.kind for e in kit.actor.log][before:]
+    kinds = [e.kind for e in kit.actor.state.log][before:]
     assert kinds == ["ready", "sit", "sit", "sit", "start"]
-    assert kit.actor.status == "playing" and kit.actor.game_index == 0
+    assert kit.actor.state.status == "playing" and kit.actor.state.game_index == 0
     # Everyone at the table heard it: the start, with the table's new seats.
     assert any(d["kind"] == "start" for _, d in friend.events)
     assert refused(kit, creator, "start") == ("not_allowed", "error.server.match_on")
@@ -222,22 +224,22 @@ def test_start_with_bots_waits_for_the_people_seated_to_be_ready(kit: Harness) -
     private_table(kit, creator=1, bot_level="random")
     creator, friend = seated(kit, 1), seated(kit, 2)
     assert kit.send(creator, "start")["t"] == "ack"
-    assert bots(kit) == [2, 3, 4] and kit.actor.status == "waiting"
-    assert kit.actor.info().seats[0].ready and not kit.actor.info().seats[1].ready  # type: ignore[union-attr]
-    assert {c.bot for c in kit.actor.seats if c and c.bot} == {"random"}
+    assert bots(kit) == [2, 3, 4] and kit.actor.state.status == "waiting"
+    assert kit.actor.state.info().seats[0].ready and not kit.actor.state.info().seats[1].ready  # type: ignore[union-attr]
+    assert {c.bot for c in kit.actor.state.seats if c and c.bot} == {"random"}
     # A second click changes nothing (the seats are full, the creator already ready).
-    before = kit.actor.seq
+    before = kit.actor.state.seq
     assert kit.send(creator, "start")["t"] == "ack"
-    assert kit.actor.seq == before and kit.actor.status == "waiting"
+    assert kit.actor.state.seq == before and kit.actor.state.status == "waiting"
     assert kit.send(friend, "ready")["t"] == "ack"
-    assert kit.actor.status == "playing"
+    assert kit.actor.state.status == "playing"
 
 
 def test_start_with_bots_with_every_seat_taken_by_a_bot_starts_at_once(kit: Harness) -> None:
     private_table(kit, creator=1, bots=4)
     creator = seated(kit, 1)
     assert kit.send(creator, "start")["t"] == "ack"
-    assert bots(kit) == [1, 2, 3, 4] and kit.actor.status == "playing"
+    assert bots(kit) == [1, 2, 3, 4] and kit.actor.state.status == "playing"
 
 
 # ------------------------------------------------------------------------------ 再来一场
@@ -246,7 +248,7 @@ def test_start_with_bots_with_every_seat_taken_by_a_bot_starts_at_once(kit: Harn
 def play_the_match_out(kit: Harness, people: list[Client]) -> None:
     """Every person follows the hint until the match is over."""
     for _ in range(5000):
-        if kit.actor.status == "finished":
+        if kit.actor.state.status == "finished":
             return
         turn = next((p for p in people if p.my_turn()), None)
         if turn is None:
@@ -261,28 +263,28 @@ def test_rematch_starts_when_everyone_agrees_and_not_before(kit: Harness) -> Non
     people = kit.create(people=2, games=1)
     play_the_match_out(kit, people)
     table = kit.actor
-    assert kit.kinds()[-1] == "match_over" and table.matches == 1
-    first_results = list(table.results)
+    assert kit.kinds()[-1] == "match_over" and table.state.matches == 1
+    first_results = list(table.state.results)
     assert len(first_results) == 1
-    info = table.info()
+    info = table.state.info()
     assert info.status == "finished"
     assert [s.ready for s in info.seats if s and s.user] == [False, False]  # cleared
     # One agrees, then changes their mind, then agrees again: no match yet.
     for on in (True, False, True):
         assert kit.send(people[0], "ready", on=on)["t"] == "ack"
-        assert table.status == "finished" and table.matches == 1
-    assert table.info().seats[0].ready and not table.info().seats[1].ready  # type: ignore[union-attr]
+        assert table.state.status == "finished" and table.state.matches == 1
+    assert table.state.info().seats[0].ready and not table.state.info().seats[1].ready  # type: ignore[union-attr]
     # The last person agrees: match 2 starts at once, its results from nothing.
     assert kit.send(people[1], "ready")["t"] == "ack"
-    assert table.status == "playing" and table.matches == 2
-    info = table.info()
+    assert table.state.status == "playing" and table.state.matches == 2
+    info = table.state.info()
     assert info.game == 0 and info.results == [] and info.totals == [0] * 5
-    start = table.log[-1]
+    start = table.state.log[-1]
     assert start.kind == "start" and start.public["match"] == 2 and start.public["game"] == 0
     # Everybody seated is still there, the bots included.
     assert [s.user for s in info.seats if s] == [1, 2, None, None, None]
     play_the_match_out(kit, people)
-    assert table.matches == 2 and len(table.results) == 1
+    assert table.state.matches == 2 and len(table.state.results) == 1
 
 
 # ------------------------------------------------------------------------------ over HTTP
@@ -356,10 +358,10 @@ def test_learned_bots_fill_a_weihai_table_and_play_it_out(kit: Harness) -> None:
     private_table(kit, creator=1, bots=4, bot_level="learned", preset="weihai", games=1)
     creator = seated(kit, 1)
     assert kit.send(creator, "start")["t"] == "ack"
-    assert kit.actor.status == "playing"
-    assert {c.bot for c in kit.actor.seats if c and c.bot} == {"learned"}
+    assert kit.actor.state.status == "playing"
+    assert {c.bot for c in kit.actor.state.seats if c and c.bot} == {"learned"}
     play_the_match_out(kit, [creator])
-    assert len(kit.actor.results) == 1
+    assert len(kit.actor.state.results) == 1
     assert all(isinstance(seat_bot(kit, s), LearnedBot) for s in bots(kit))
 
 
@@ -373,7 +375,7 @@ def test_a_stored_table_whose_level_the_server_lacks_plays_on_with_the_heuristic
     creator = seated(kit, 1)
     assert kit.send(creator, "start")["t"] == "ack"
     play_the_match_out(kit, [creator])
-    assert len(kit.actor.results) == 1
+    assert len(kit.actor.state.results) == 1
     assert all(type(seat_bot(kit, s)) is HeuristicBot for s in bots(kit))
 
 

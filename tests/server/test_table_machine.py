@@ -82,7 +82,7 @@ class TableMachine(RuleBasedStateMachine):
             assert client.view is not None
             action = data.draw(st.sampled_from(client.view["legal"]))
             answer = self.kit.send(client, "act", action=action)
-            if self.kit.actor.seats[client.seat].auto:  # type: ignore[index, union-attr]
+            if self.kit.actor.state.seats[client.seat].auto:  # type: ignore[index, union-attr]
                 assert answer["d"]["code"] == "not_allowed"
             else:
                 assert answer["t"] == "ack", answer
@@ -94,18 +94,18 @@ class TableMachine(RuleBasedStateMachine):
         if not online:
             return
         client = data.draw(st.sampled_from(online))
-        seq = self.kit.actor.seq
+        seq = self.kit.actor.state.seq
         if kind == "repeat":
             first = next((m for m in client.messages if m["t"] == "ack"), None)
             if first is not None:  # answered again, not applied again
                 again = self.kit.send(client, "signal", id=first["d"]["id"], signal="nice")
-                assert again["t"] == "ack" and self.kit.actor.seq == seq
+                assert again["t"] == "ack" and self.kit.actor.state.seq == seq
             return
         action = "play 3 3 3 3 3 3 3 3 3" if kind == "illegal" else "pass"
         seen = 0 if kind == "stale" else None
         answer = self.kit.send(client, "act", seen=seen, action=action)
         if answer["t"] == "error":
-            assert self.kit.actor.seq == seq, answer
+            assert self.kit.actor.state.seq == seq, answer
 
     @rule(data=st.data())
     def drop(self, data: st.DataObject) -> None:
@@ -134,27 +134,27 @@ class TableMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def escape(self, data: st.DataObject) -> None:
         online = self._online()
-        if online and self.kit.actor.in_game():
+        if online and self.kit.actor.state.in_game():
             client = data.draw(st.sampled_from(online))
             seat, user = client.seat, client.user
             assert self.kit.send(client, "leave")["t"] == "ack"
             assert seat is not None and user is not None
             self.left.add(user)
             del self.people[user]  # watching now; no longer checked as a seat
-            chair = self.kit.actor.seats[seat]
-            if self.kit.actor.status == "playing":
+            chair = self.kit.actor.state.seats[seat]
+            if self.kit.actor.state.status == "playing":
                 assert chair is not None and chair.bot is not None  # a bot sat down
 
     @rule()
     def spectator_joins(self) -> None:
         watcher = self.kit.connect(None, None)
         self.spectators.append(watcher)
-        if self.kit.actor.match is not None:
+        if self.kit.actor.state.match is not None:
             assert watcher.history and watcher.history[0]["kind"] == "start"
 
     @rule()
     def restart(self) -> None:
-        if self.kit.actor.status == "finished":
+        if self.kit.actor.state.status == "finished":
             return
         self.kit.restart()
         self.spectators.clear()
@@ -173,7 +173,7 @@ class TableMachine(RuleBasedStateMachine):
         table = self.kit.actor
 
         def waiting() -> tuple[object, ...]:  # a sealed poll moves on as its seats answer
-            return table.turn(), table.game.to_act if table.in_game() else ()
+            return table.state.turn(), table.state.game.to_act if table.state.in_game() else ()
 
         for _ in range(2):
             due = table.scheduler.pending("act")
@@ -194,24 +194,24 @@ class TableMachine(RuleBasedStateMachine):
         the act slot for a bot, 托管 or a running timer; a person away goes on 托管 when the
         act slot (their turn) or the grace slot (a sealed poll, R14) comes."""
         table = self.kit.actor
-        turn = table.turn()
+        turn = table.state.turn()
         if turn is None:
             return
         now = self.kit.clock.now() - 1e-9
-        for seat in table.game.to_act:
-            chair = table.seats[seat]
+        for seat in table.state.game.to_act:
+            chair = table.state.seats[seat]
             assert chair is not None, "a game waits on an empty seat"
-            if chair.played_by_bot or table.config.timer:
+            if chair.played_by_bot or table.state.config.timer:
                 due = table.scheduler.pending("act")
                 assert due is not None, f"seat {seat} must be acted for; nothing is pending"
                 assert isinstance(due.wake, BotMove | TakeOver) and due.wake.turn == turn
             elif chair.away_until is not None:
-                due = table.scheduler.pending("grace" if table.game.sealed else "act")
+                due = table.scheduler.pending("grace" if table.state.game.sealed else "act")
                 assert due is not None, f"seat {seat} is away; nothing is pending"
                 assert due.at <= chair.away_until + 1e-9
             else:
                 continue  # a person here with no timer: the table waits for them
-            if table.game.sealed and isinstance(due.wake, BotMove):
+            if table.state.game.sealed and isinstance(due.wake, BotMove):
                 continue  # 托管 on mid-poll answers at once: its wake-up may be past (R14)
             assert due.at >= now, f"{due} is already past"
 
@@ -223,7 +223,7 @@ class TableMachine(RuleBasedStateMachine):
             if not client.online:
                 continue
             for seq, data in client.events:
-                expected = table.log[seq - 1].for_seat(client.seat)
+                expected = table.state.log[seq - 1].for_seat(client.seat)
                 got = {k: v for k, v in data.items() if k not in LIVE_ONLY}
                 assert got == expected, f"event {seq} to seat {client.seat}"
             for msg in client.messages:

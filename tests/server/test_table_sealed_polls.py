@@ -37,18 +37,18 @@ def table(folder: Path, people: int, **config: Any) -> tuple[Harness, list[Clien
     kit = Harness(folder, seed=DEALS[people])
     settings = {"preset": "weihai", "timer": 30, "bot_delay": 0.8, **config}
     seated = kit.create(people, **settings)
-    if kit.actor.status != "playing":  # the spectator is in before the deal either way
+    if kit.actor.state.status != "playing":  # the spectator is in before the deal either way
         raise AssertionError("the table did not start")
     spectator = kit.connect(99, "观众")
     for _ in range(400):
-        if kit.actor.game.sealed:
+        if kit.actor.state.game.sealed:
             break
         acting = [c for c in seated if c.my_turn()]
         if acting:
             assert kit.send(acting[0], "act", action=role_answer(acting[0].view))["t"] == "ack"
         else:
             kit.step()
-    game = kit.actor.game
+    game = kit.actor.state.game
     assert game.poll == "show" and game.guard is not None and game.guard < people
     return kit, seated, spectator
 
@@ -72,10 +72,10 @@ def answer_poll(
 ) -> None:
     """Each seat of ``schedule`` answers the poll in progress ``at`` seconds after it opened
     (its ``choose`` answer, else ``pass``), in that order; the fake clock moves between."""
-    poll = kit.actor.game.poll
+    poll = kit.actor.state.game.poll
     for seat, at in schedule:
-        kit.advance(at - (kit.clock.now() - kit.actor.turn_since))
-        assert kit.actor.game.poll == poll, "the poll closed before everyone answered"
+        kit.advance(at - (kit.clock.now() - kit.actor.state.turn_since))
+        assert kit.actor.state.game.poll == poll, "the poll closed before everyone answered"
         client = people[seat]
         assert client.my_turn() and client.view is not None
         action = choose.get(seat, "pass")
@@ -92,7 +92,7 @@ def run(
     opening to the 造反 poll's close; the seats asked; the guard."""
     kit, seated, spectator = table(folder, people)
     try:
-        game = kit.actor.game
+        game = kit.actor.state.game
         guard = game.guard
         assert guard is not None
         clients = [*seated, spectator]
@@ -117,7 +117,7 @@ def run(
                     assert view["turn"] is None and view["legal"] == []
                     assert view["answer"] == choose.get(seat, "pass")
             answer_poll(kit, seated, schedule[-1:], choose)
-            assert game.poll != poll and kit.actor.log[-1].kind == "game"  # told together
+            assert game.poll != poll and kit.actor.state.log[-1].kind == "game"  # told together
         return [others_frames(c, m) for c, m in zip(clients, marks, strict=True)], asked, guard
     finally:
         kit.close()
@@ -149,7 +149,7 @@ def test_r14_every_seat_asked_gets_its_dialog_at_once_and_no_ring(tmp_path: Path
     the seat to act in its own view only; the spectator's view and clock name no seat."""
     kit, seated, spectator = table(tmp_path, 5)
     try:
-        game = kit.actor.game
+        game = kit.actor.state.game
         asked = game.to_act
         assert len(asked) == 4 and game.emperor not in asked
         for seat, client in enumerate(seated):
@@ -173,24 +173,25 @@ def test_r14_r13_people_who_never_answer_pass_when_the_polls_timer_ends(tmp_path
     still thinking must not show, R14); the game goes on to its end."""
     kit, seated, spectator = table(tmp_path, 5, timer=10)
     try:
-        game = kit.actor.game
+        game = kit.actor.state.game
         first = game.to_act[0]
         answer_poll(kit, seated, [(first, 2.0)], {})
-        events = len(kit.actor.log)
+        events = len(kit.actor.state.log)
         kit.advance(7.9)  # 9.9 s into the poll
-        assert game.poll == "show" and len(kit.actor.log) == events
+        assert game.poll == "show" and len(kit.actor.state.log) == events
         kit.advance(0.1)
         assert game.poll == "rebel"  # the 明保 poll closed with four passes
-        assert kit.actor.log[events:] and [e.kind for e in kit.actor.log[events:]] == ["game"]
-        told = kit.actor.log[events].public["events"]
+        closed = kit.actor.state.log[events:]
+        assert closed and [e.kind for e in closed] == ["game"]
+        told = kit.actor.state.log[events].public["events"]
         assert [e["answer"] for e in told if e["kind"] == "declare"] == ["pass"] * 4
-        assert not any(chair and chair.auto for chair in kit.actor.seats)
+        assert not any(chair and chair.auto for chair in kit.actor.state.seats)
         assert spectator.clock == {"seat": None, "remaining": 10.0, "timer": 10}
         for _ in range(3000):  # then 托管 as ever for people away at their turn (R13)
-            if kit.actor.status == "finished":
+            if kit.actor.state.status == "finished":
                 break
             kit.step()
-        assert kit.actor.status == "finished" and kit.actor.stalls == 0
+        assert kit.actor.state.status == "finished" and kit.actor.stalls == 0
     finally:
         kit.close()
 
@@ -200,7 +201,7 @@ def test_r14_refusals_in_a_sealed_poll_name_nobody(tmp_path: Path) -> None:
     told who is still to answer; a hint is for a seat yet to answer only."""
     kit, seated, _ = table(tmp_path, 5)
     try:
-        game = kit.actor.game
+        game = kit.actor.state.game
         emperor, first = game.emperor, game.to_act[0]
         assert emperor is not None
         refused = kit.send(seated[emperor], "act", action="pass")["d"]
@@ -223,7 +224,7 @@ def test_r14_auto_on_in_a_sealed_poll_answers_for_the_seat_at_once(tmp_path: Pat
     without moving the poll's one timer."""
     kit, seated, spectator = table(tmp_path, 5)
     try:
-        game = kit.actor.game
+        game = kit.actor.state.game
         seat = game.to_act[1]
         kit.advance(4.0)
         assert kit.send(seated[seat], "auto", on=True)["t"] == "ack"
@@ -241,21 +242,21 @@ def test_r14_a_restart_mid_poll_asks_again_and_a_closed_poll_replays(tmp_path: P
     answers are stored with the last one and a later restart replays them exactly."""
     kit, seated, _ = table(tmp_path, 5)
     try:
-        game = kit.actor.game
+        game = kit.actor.state.game
         asked = list(game.to_act)
         answer_poll(kit, seated, [(asked[1], 1.0), (asked[2], 2.0)], {})
         kit.restart()
-        game = kit.actor.game
-        assert game.poll == "show" and list(game.to_act) == asked and not kit.actor.sealed
+        game = kit.actor.state.game
+        assert game.poll == "show" and list(game.to_act) == asked and not kit.actor.state.sealed
         back = [kit.reconnect(c) for c in seated]
         answer_poll(kit, back, [(s, 3.0 + i) for i, s in enumerate(reversed(asked))], {})
         assert game.poll == "rebel"
         before = [e.to_json(None) for e in game.events]
         actions = list(game.actions)
-        secret = kit.run(kit.store.events(kit.actor.id))[-1].secret
+        secret = kit.run(kit.store.events(kit.actor.state.id))[-1].secret
         assert [seat for seat, _ in secret["sealed"]] == list(reversed(asked))[:-1]
         kit.restart()
-        again = kit.actor.game
+        again = kit.actor.state.game
         assert [e.to_json(None) for e in again.events] == before and again.actions == actions
     finally:
         kit.close()

@@ -104,10 +104,10 @@ class Lobby:
         for table_id, table in list(self.tables.items()):
             if table.task is not None and table.task.done():
                 await self.get(table_id)
-            elif table.deserted and table.clock.now() - table.touched > IDLE_SECONDS:
+            elif table.state.deserted and table.clock.now() - table.touched > IDLE_SECONDS:
                 del self.tables[table_id]
                 await table.stop()
-                if table.status == "waiting":
+                if table.state.status == "waiting":
                     await self.store.write(closing(table_id, "closed"))
 
     async def recover(self) -> None:
@@ -135,8 +135,8 @@ class Lobby:
     ) -> TableActor:
         table = self._actor(table_id, config, seed)
         table.epoch = epoch
-        table.load(await self.store.events(table_id))
-        table.owner = table.creator
+        table.state.load(await self.store.events(table_id))
+        table.state.owner = table.state.creator
         self.tables[table_id] = table
         table.start()
         return table
@@ -179,7 +179,7 @@ class Lobby:
             session.add(row)
 
         table = self._actor(table_id, config, seed)
-        table.epoch, table.owner = epoch, creator
+        table.epoch, table.state.owner = epoch, creator
         if config.private:  # the row and the room's event in one transaction
             await table.open_room(self._new_code(), creator, work)
         else:
@@ -195,7 +195,7 @@ class Lobby:
 
     def _new_code(self) -> str:
         """A room code no live table has, drawn on its own (the table id tells nothing of it)."""
-        taken = {table.code for table in self.tables.values()}
+        taken = {table.state.code for table in self.tables.values()}
         while True:
             drawn = bytes.fromhex(self.token(CODE_LENGTH))
             code = "".join(CODE_LETTERS[byte % len(CODE_LETTERS)] for byte in drawn)
@@ -205,9 +205,9 @@ class Lobby:
     def demands(self) -> list[tuple[int | None, float]]:
         """Each open table's creator and the cores of bot thinking it may ask for."""
         return [
-            (table.owner, demand(table.config))
+            (table.state.owner, demand(table.state.config))
             for table in self.tables.values()
-            if table.status in ("waiting", "playing")
+            if table.state.status in ("waiting", "playing")
         ]
 
     def room(self, code: str) -> TableActor:
@@ -215,7 +215,7 @@ class Lobby:
         live table has it."""
         wanted = room_code(code)
         for table in self.tables.values():
-            if table.code == wanted:
+            if table.state.code == wanted:
                 return table
         raise AccountError(404, "not_found", "error.room.not_found", code=wanted)
 
@@ -223,12 +223,12 @@ class Lobby:
         """A live table; one whose actor failed is folded again from the database."""
         table = self.tables.get(table_id)
         if table is not None and (table.broken or (table.task and table.task.done())):
-            table = await self._load(table_id, table.config, table.seed)
+            table = await self._load(table_id, table.state.config, table.state.seed)
         return table
 
     def listing(self) -> list[TableInfo]:
         """The tables :func:`listed` in the lobby."""
-        infos = [table.info() for table in self.tables.values()]
+        infos = [table.state.info() for table in self.tables.values()]
         return [info for info in infos if listed(info.model_dump())]
 
     # ------------------------------------------------------------------ what the app asks
@@ -244,11 +244,11 @@ class Lobby:
     async def describe(self, table_id: str) -> dict[str, Any] | None:
         """A live table's public info."""
         table = await self.get(table_id)
-        return table.info().model_dump() if table else None
+        return table.state.info().model_dump() if table else None
 
     async def find_room(self, code: str) -> str:
         """The id of the friends' table with room code ``code`` (see :meth:`room`)."""
-        return self.room(code).id
+        return self.room(code).state.id
 
     def background(self) -> list[Coroutine[Any, Any, None]]:
         """What runs beside the server while it serves."""

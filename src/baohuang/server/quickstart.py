@@ -36,11 +36,11 @@ async def new_table(lobby: Lobby, preset: str, user_id: int, exempt: bool) -> st
     """A new table of ``preset`` with four bots, of the best level admission allows."""
     for level in LEVELS[:-1]:
         try:
-            return (await lobby.create(_config(preset, level), user_id, exempt)).id
+            return (await lobby.create(_config(preset, level), user_id, exempt)).state.id
         except AccountError as exc:  # costly bots refused: a cheaper level
             if exc.code not in ("bot_share", "bot_budget"):
                 raise
-    return (await lobby.create(_config(preset, LEVELS[-1]), user_id, exempt)).id
+    return (await lobby.create(_config(preset, LEVELS[-1]), user_id, exempt)).state.id
 
 
 async def last_preset(store: Store, user_id: int) -> str:

@@ -243,7 +243,7 @@ class NodeLobby(Lobby):
         if release:
             await self.cluster.release(table_id)
         if unlist:
-            await self.cluster.unlist(table_id, table.code)
+            await self.cluster.unlist(table_id, table.state.code)
 
     # ------------------------------------------------------------------ sockets come home
 
@@ -253,7 +253,7 @@ class NodeLobby(Lobby):
         asyncio.get_running_loop().call_later(HANDOFF_AFTER, self._look_again, table)
 
     def _look_again(self, table: TableActor) -> None:
-        task = asyncio.create_task(self._hand_over(table), name=f"handoff-{table.id}")
+        task = asyncio.create_task(self._hand_over(table), name=f"handoff-{table.state.id}")
         self._handoffs.add(task)  # the loop keeps only a weak reference to a task
         task.add_done_callback(self._handoffs.discard)
 
@@ -263,7 +263,7 @@ class NodeLobby(Lobby):
         database when its relays ask again, and closes their sockets, which come back to it
         directly. A table with a socket of its own here, or sockets from several nodes,
         stays."""
-        if self.owned(table.id) is not table or table.id in self.claiming:
+        if self.owned(table.state.id) is not table or table.state.id in self.claiming:
             return
         nodes = self.hosted.nodes_of(table)
         local = [c for c in table._all_conns() if not isinstance(c, RemoteConn) and not c.closed]
@@ -271,9 +271,11 @@ class NodeLobby(Lobby):
             return
         (to,) = nodes
         metrics.HANDOFFS.inc()
-        log.info("node %s hands table %s to %s, where its sockets are", self.node, table.id, to)
-        self._handed[table.id] = time.monotonic() + self.cluster.lease * 2
-        await self._drop(table.id, release=True)
+        log.info(
+            "node %s hands table %s to %s, where its sockets are", self.node, table.state.id, to
+        )
+        self._handed[table.state.id] = time.monotonic() + self.cluster.lease * 2
+        await self._drop(table.state.id, release=True)
 
     def _holding_back(self, table_id: str) -> bool:
         """Whether this node handed ``table_id`` over a moment ago (and so does not adopt it
@@ -306,13 +308,13 @@ class NodeLobby(Lobby):
         if not is_table_id(table_id):
             return None
         if (table := self.owned(table_id)) is not None:
-            return table.info().model_dump()
+            return table.state.info().model_dump()
         listed = await self.cluster.listed(table_id)
         if listed is not None:
             return listed
         owner = await self.resolve(table_id)
         table = self.owned(table_id) if owner == self.node else None
-        return table.info().model_dump() if table else None
+        return table.state.info().model_dump() if table else None
 
     async def find_room(self, code: str) -> str:
         wanted = room_code(code)
@@ -354,11 +356,11 @@ class NodeLobby(Lobby):
     async def _list(self) -> None:
         infos, rooms = {}, {}
         for table_id, table in list(self.tables.items()):
-            info = orjson.dumps(table.info().model_dump())
+            info = orjson.dumps(table.state.info().model_dump())
             if self._listed.get(table_id) != info:
                 infos[table_id] = self._listed[table_id] = info
-                if table.code is not None:
-                    rooms[table.code] = table_id
+                if table.state.code is not None:
+                    rooms[table.state.code] = table_id
         await self.cluster.list_tables(infos, rooms)
 
     async def _adopt(self) -> None:
@@ -386,9 +388,9 @@ class NodeLobby(Lobby):
         died are let go for the next node that asks to take them."""
         await self._let_failed_go()
         for table_id, table in list(self.tables.items()):
-            if table.deserted and table.clock.now() - table.touched > IDLE_SECONDS:
+            if table.state.deserted and table.clock.now() - table.touched > IDLE_SECONDS:
                 await self._drop(table_id, release=True, unlist=True)
-                if table.status == "waiting":
+                if table.state.status == "waiting":
                     await self.store.write(closing(table_id, "closed"))
 
     async def close(self) -> None:

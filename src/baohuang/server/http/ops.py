@@ -43,7 +43,7 @@ async def prometheus_metrics(request: Request, node: NodeServices) -> Response:
     token = node.metrics_token
     if token and not secrets.compare_digest(given, f"Bearer {token}"):
         return Response("metrics need their token\n", status_code=401)
-    statuses = (table.status for table in node.lobby.tables.values())
+    statuses = (table.state.status for table in node.lobby.tables.values())
     return Response(metrics.exposition(statuses), media_type=metrics.CONTENT_TYPE)
 
 

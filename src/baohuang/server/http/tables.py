@@ -63,7 +63,7 @@ async def create_table(
 ) -> TableInfo:
     node.limits.check(TABLES, "error.rate.tables", "table", where)
     exempt = where in node.limits.exempt
-    return (await node.lobby.create(config, user.id, exempt=exempt)).info()
+    return (await node.lobby.create(config, user.id, exempt=exempt)).state.info()
 
 
 @router.post("/quick")

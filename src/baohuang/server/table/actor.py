@@ -3,9 +3,10 @@
 The server holds no game logic: every action goes through :meth:`Game.apply`, every refusal is
 the engine's error. Each state change is a table event: stored first (:class:`Store`), then
 sent to every connection as that connection's seat may see it (R14) under one sequence number.
-The table's state is a fold over its events (:meth:`TableActor.fold`), which is how a table
-comes back after a restart, ``kill -9`` included. Time comes from one injected :class:`Clock`;
-every pending wake-up is set by :func:`.liveness.arrange` alone.
+The actor has the table's state (:attr:`TableActor.state`, a :class:`.tablestate.TableState`):
+a fold over its events, which is how a table comes back after a restart, ``kill -9`` included.
+The actor does the I/O (connections, storage, timers, bots). Time comes from one injected
+:class:`Clock`; every pending wake-up is set by :func:`.liveness.arrange` alone.
 """
 
 from __future__ import annotations
@@ -93,8 +94,9 @@ RESTART_GRACE = 10.0
 SIGNAL_GAP = 1.5
 
 
-class TableActor(TableState):
-    """See the module docstring. Create, :meth:`load` stored events if any, then :meth:`start`."""
+class TableActor:
+    """See the module docstring. Create, load stored events into :attr:`state` if any
+    (:meth:`TableState.load`), then :meth:`start`."""
 
     def __init__(
         self,
@@ -106,7 +108,8 @@ class TableActor(TableState):
         token: Callable[[int], str] = secrets.token_hex,
         pool: BotPool | None = None,
     ) -> None:
-        super().__init__(table_id, config, seed)
+        #: Everything about the table that its events decide (no I/O, no clock).
+        self.state = TableState(table_id, config, seed)
         self.store = store
         #: Where the bots think (``None``: in this process).
         self.pool = pool
@@ -135,7 +138,7 @@ class TableActor(TableState):
     # ------------------------------------------------------------------ lifecycle
 
     def start(self) -> None:
-        self.task = asyncio.create_task(self.run(), name=f"table-{self.id}")
+        self.task = asyncio.create_task(self.run(), name=f"table-{self.state.id}")
 
     async def run(self) -> None:
         """The actor loop: one message at a time, in order; then the wake-ups it calls for."""
@@ -160,7 +163,7 @@ class TableActor(TableState):
                     metrics.FENCED.inc()
                     log.warning("%s; another node runs it", exc)
                 else:
-                    log.exception("table %s failed; it will be reloaded", self.id)
+                    log.exception("table %s failed; it will be reloaded", self.state.id)
                 self.broken = True
                 self.scheduler.cancel_all()
                 for conn in self._all_conns():
@@ -179,13 +182,18 @@ class TableActor(TableState):
         reconnect and find the table wherever it is run now)."""
         self.scheduler.cancel_all()
         if self.pool is not None:
-            self.pool.forget(self.id)
+            self.pool.forget(self.state.id)
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
         while not self.inbox.empty():
             _close_sender(self.inbox.get_nowait())
+
+    @property
+    def seq(self) -> int:
+        """The table's latest event sequence number (what a :class:`.mailbox.Target` tells)."""
+        return self.state.seq
 
     def submit(self, item: Message) -> None:
         """Queue ``item`` for the actor; to a stopped (or failed) actor, close its socket at
@@ -201,17 +209,17 @@ class TableActor(TableState):
     def clock_info(self) -> dict[str, Any] | None:
         """The countdown of the person the game waits on: seconds until 托管 takes over; in a
         sealed poll (R14) the poll's, the same for every seat asked and naming none."""
-        if self.in_game() and self.game.sealed:
-            at = liveness.poll_deadline(self)
+        if self.state.in_game() and self.state.game.sealed:
+            at = liveness.poll_deadline(self.state)
             if at is None:
                 return None
             remaining = round(max(0.0, at - self.clock.now()), 3)
-            return {"seat": None, "remaining": remaining, "timer": self.config.timer}
-        due = liveness.acting(self)
+            return {"seat": None, "remaining": remaining, "timer": self.state.config.timer}
+        due = liveness.acting(self.state)
         if due is None or not isinstance(due.wake, TakeOver):
             return None
-        full = self.config.timer if due.wake.reason == "timeout" else self.config.grace
-        seat = self.game.current_seat
+        full = self.state.config.timer if due.wake.reason == "timeout" else self.state.config.grace
+        seat = self.state.game.current_seat
         return {
             "seat": seat,
             "remaining": round(max(0.0, due.at - self.clock.now()), 3),
@@ -219,23 +227,34 @@ class TableActor(TableState):
         }
 
     def snapshot(self, seat: int | None) -> dict[str, Any]:
-        view = self.game.view(seat).to_json() if self.match else None
+        view = self.state.game.view(seat).to_json() if self.state.match else None
         return {
-            "table": self.info().model_dump(),
+            "table": self.state.info().model_dump(),
             "seat": seat,
             "view": view,
-            "prompt": self.prompt(view),
+            "prompt": self.state.prompt(view),
             "clock": self.clock_info(),
-            "history": self.log.history(seat),
+            "history": self.state.log.history(seat),
         }
 
     # ------------------------------------------------------------------ events
+
+    def _conns(self) -> list[tuple[int | None, set[Conn]]]:
+        """The table's connections by seat (``None``: the watchers')."""
+        groups: list[tuple[int | None, set[Conn]]] = [(None, self.state.watchers)]
+        seats = self.state.seats
+        groups += [(s, seat.conns) for s, seat in enumerate(seats) if seat and seat.conns]
+        return groups
+
+    def _all_conns(self) -> list[Conn]:
+        """Every connection to the table, seated or watching."""
+        return [*self.state.watchers, *(c for s in self.state.seats if s for c in s.conns)]
 
     def _tell(
         self, event: TableEvent, status: str | None = None, extra: Work | None = None
     ) -> None:
         """Fold one of the table's own events into its state and queue it (:meth:`_record`)."""
-        self.fold(event)
+        self.state.fold(event)
         self._record(event.kind, event.public(), secret=event.secret(), status=status, extra=extra)
 
     def _record(
@@ -253,8 +272,8 @@ class TableActor(TableState):
         event is folded first (:meth:`_tell`)."""
         private = private or {}
         row = {
-            "table_id": self.id,
-            "seq": self.seq + 1,
+            "table_id": self.state.id,
+            "seq": self.state.seq + 1,
             "kind": kind,
             "public": public,
             "private": {str(s): d for s, d in private.items()},
@@ -262,13 +281,13 @@ class TableActor(TableState):
             "at": self.clock.wall(),
         }
         if status is not None:
-            self._works.append(_set_status(self.id, status))
+            self._works.append(_set_status(self.state.id, status))
         if extra is not None:
             self._works.append(extra)
         self._rows.append(row)
         if kind in ENGINE_KINDS or (kind == "auto" and self._is_current(public["seat"])):
-            self.turn_since = self.clock.now()  # the turn, or who plays it, changed
-        self.log.add(Logged(kind, public, private))
+            self.state.turn_since = self.clock.now()  # the turn, or who plays it, changed
+        self.state.log.add(Logged(kind, public, private))
 
     async def _flush(self) -> None:
         """The atomicity rule: every event one message caused (an action and what follows
@@ -284,14 +303,16 @@ class TableActor(TableState):
             for job in works:
                 job(session)
 
-        fence = (self.id, self.epoch) if self.epoch is not None else None
+        fence = (self.state.id, self.epoch) if self.epoch is not None else None
         await self.store.write(Append(rows, work if works else None, fence))
         groups = [(seat, conns) for seat, conns in self._conns() if conns]
         views: dict[int | None, dict[str, Any]] = {}
-        if self.match and any(self.log[row["seq"] - 1].kind in ENGINE_KINDS for row in rows):
+        if self.state.match and any(
+            self.state.log[row["seq"] - 1].kind in ENGINE_KINDS for row in rows
+        ):
             # The views after everything the message caused, each seat's built once (their
             # public part once for all) for all of its events.
-            views = views_json(self.game, [seat for seat, _ in groups])
+            views = views_json(self.state.game, [seat for seat, _ in groups])
         for row in rows:
             self._broadcast(row["seq"] - 1, groups, views)
         self._send_own_views()
@@ -301,22 +322,26 @@ class TableActor(TableState):
         (answered, waiting for the others) on its own connections; no other connection hears
         of it. Once the answers are published, their event carries every view instead."""
         seats, self._own_views = self._own_views, set()
-        if not seats or not self.in_game() or not self.game.sealed:
+        if not seats or not self.state.in_game() or not self.state.game.sealed:
             return
         for seat in sorted(seats):
-            chair = self.seats[seat]
+            chair = self.state.seats[seat]
             if chair is None or not chair.conns:
                 continue
-            view = self.game.view(seat).to_json()
-            data = {"view": view, "prompt": self.prompt(view), "clock": self.clock_info()}
-            text = message("view", self.seq, data)
+            view = self.state.game.view(seat).to_json()
+            data = {"view": view, "prompt": self.state.prompt(view), "clock": self.clock_info()}
+            text = message("view", self.state.seq, data)
             for conn in chair.conns:
                 conn.send(text)
 
     def _is_current(self, seat: int) -> bool:
         """``seat`` is the one the game waits on (in a sealed poll none is: its clock is the
         poll's, R14)."""
-        return self.in_game() and not self.game.sealed and self.game.current_seat == seat
+        return (
+            self.state.in_game()
+            and not self.state.game.sealed
+            and self.state.game.current_seat == seat
+        )
 
     def _broadcast(
         self,
@@ -325,13 +350,13 @@ class TableActor(TableState):
         views: dict[int | None, dict[str, Any]],
     ) -> None:
         """Event ``index`` to every connection, with its seat's view from ``views``."""
-        info = self.info().model_dump() if self.log[index].kind in TABLE_KINDS else None
+        info = self.state.info().model_dump() if self.state.log[index].kind in TABLE_KINDS else None
         clock = self.clock_info()
         for seat, conns in groups:
-            data = self.log[index].for_seat(seat)
+            data = self.state.log[index].for_seat(seat)
             if data["kind"] in ENGINE_KINDS and views:
                 data["view"] = views[seat]
-                data["prompt"] = self.prompt(views[seat])
+                data["prompt"] = self.state.prompt(views[seat])
             if info is not None:
                 data["table"] = info
             data["clock"] = clock
@@ -343,9 +368,9 @@ class TableActor(TableState):
 
     def _resume_clock(self) -> None:
         """Time starts now: the turn in progress, and people's grace to come back."""
-        now = self.turn_since = self.clock.now()
-        grace = max(self.config.grace, RESTART_GRACE)
-        for chair in self.seats:
+        now = self.state.turn_since = self.clock.now()
+        grace = max(self.state.config.grace, RESTART_GRACE)
+        for chair in self.state.seats:
             if chair and chair.person and not chair.conns:
                 chair.away_until = now + grace
 
@@ -353,21 +378,25 @@ class TableActor(TableState):
         """After a load, finish what a crash cut short (any prefix of the log is legal): a
         start everyone was ready for, a game without its ``game_over``, a last game without
         its ``match_over``, an escaper still seated, an empty seat in a match."""
-        if self.status == "waiting":
+        if self.state.status == "waiting":
             await self._maybe_start()
-        if self.match is None:
+        if self.state.match is None:
             return
-        if self.status == "playing" and self.game.is_over:
-            if len(self.results) == self.game_index:
+        if self.state.status == "playing" and self.state.game.is_over:
+            if len(self.state.results) == self.state.game_index:
                 await self._finish_game()
-            elif not liveness.more_games(self):
-                totals = [sum(r[s] for r in self.results) for s in range(SEATS)]
+            elif not liveness.more_games(self.state):
+                totals = [sum(r[s] for r in self.state.results) for s in range(SEATS)]
                 self._tell(MatchOver(totals), status="finished")
-        if self.escaped is not None and (chair := self.seats[self.escaped]) and chair.person:
-            self._vacate(self.escaped)
-        for seat, chair in enumerate(self.seats):
-            if chair is None and self.status == "playing":
-                self._tell(self._bot(seat, self.config.bot_level))
+        if (
+            self.state.escaped is not None
+            and (chair := self.state.seats[self.state.escaped])
+            and chair.person
+        ):
+            self._vacate(self.state.escaped)
+        for seat, chair in enumerate(self.state.seats):
+            if chair is None and self.state.status == "playing":
+                self._tell(self._bot(seat, self.state.config.bot_level))
 
     # ------------------------------------------------------------------ the mailbox
 
@@ -379,9 +408,9 @@ class TableActor(TableState):
                 await self._command(conn, seen, command)
             case Gone(conn):
                 await self._gone(conn)
-            case BotMove(turn) if turn == self.turn():
+            case BotMove(turn) if turn == self.state.turn():
                 await self._bot_turn()
-            case TakeOver(turn, reason) if turn == self.turn():
+            case TakeOver(turn, reason) if turn == self.state.turn():
                 await self._take_over(reason)
             case GraceOver():
                 await self._grace_over()
@@ -397,8 +426,8 @@ class TableActor(TableState):
             self.stalls += 1
             log.error(
                 "table %s stalled at event %d: %s overdue; rescheduling",
-                self.id,
-                self.seq,
+                self.state.id,
+                self.state.seq,
                 ", ".join(late),
             )
             for slot in late:
@@ -407,79 +436,85 @@ class TableActor(TableState):
 
     def _next_due(self, match: int, game: int) -> bool:
         return (
-            self.status == "playing"
-            and self.match is not None
-            and self.game.is_over
-            and (match, game) == (self.matches, self.match.index + 1)
+            self.state.status == "playing"
+            and self.state.match is not None
+            and self.state.game.is_over
+            and (match, game) == (self.state.matches, self.state.match.index + 1)
         )
 
     async def _take_over(self, reason: Overdue) -> None:
         """R13: 托管 takes the seat to act (its timer ran out, or its person stayed away)."""
-        if self.game.sealed:
+        if self.state.game.sealed:
             await self._poll_timeout()
             return
-        seat = self.game.current_seat
-        chair = self.seats[seat] if seat is not None else None
+        seat = self.state.game.current_seat
+        chair = self.state.seats[seat] if seat is not None else None
         if seat is not None and chair is not None and not chair.played_by_bot:
             self._tell(AutoChanged(seat, True, reason))
 
     async def _grace_over(self) -> None:
         now = self.clock.now()
-        for seat, chair in enumerate(self.seats):
+        for seat, chair in enumerate(self.state.seats):
             if chair is None or chair.auto or chair.away_until is None:
                 continue
-            if chair.away_until <= now and self.in_game():
+            if chair.away_until <= now and self.state.in_game():
                 self._tell(AutoChanged(seat, True, "disconnect"))
 
     async def _hello(self, conn: Conn, hello: HelloData) -> None:
         if conn.greeted:
             refused = Refused("not_allowed", "error.server.hello_twice")
-            conn.send(message("error", self.seq, refused.data(None)))
+            conn.send(message("error", self.state.seq, refused.data(None)))
             return
         conn.greeted = True
-        if not self.admits(conn.user, hello.code):  # a friends' table: its members, its code
+        if not self.state.admits(conn.user, hello.code):  # a friends' table: its members, its code
             refused = Refused("room_code", "error.room.code_needed")
-            conn.send(message("error", self.seq, refused.data(None)))
+            conn.send(message("error", self.state.seq, refused.data(None)))
             conn.close()
             return
         seat = None
         if hello.token:
             digest = hash_token(hello.token)
-            seat = next((s for s, c in enumerate(self.seats) if c and c.token_hash == digest), None)
+            seat = next(
+                (s for s, c in enumerate(self.state.seats) if c and c.token_hash == digest), None
+            )
             bad = None
             if seat is None:
                 bad = Refused("bad_token", "error.server.token_invalid")
-            elif self._seat(seat).user != conn.user:  # only for the player it was issued to
+            elif self.state.chair(seat).user != conn.user:  # only for the player it was issued to
                 bad = Refused("bad_token", "error.server.token_other")
                 seat = None
             if bad is not None:
-                conn.send(message("error", self.seq, bad.data(None)))
+                conn.send(message("error", self.state.seq, bad.data(None)))
         conn.seat = seat
-        chair = self.seats[seat] if seat is not None else None
-        (chair.conns if chair else self.watchers).add(conn)
+        chair = self.state.seats[seat] if seat is not None else None
+        (chair.conns if chair else self.state.watchers).add(conn)
         welcome = {
-            "table": self.info().model_dump(),
+            "table": self.state.info().model_dump(),
             "seat": seat,
             "user": conn.user,
             "clock": self.clock_info(),
         }
-        conn.send(message("welcome", self.seq, welcome))
+        conn.send(message("welcome", self.state.seq, welcome))
         since = hello.since
-        if since is not None and 0 <= since <= self.seq and self.seq - since <= MAX_REPLAY:
+        if (
+            since is not None
+            and 0 <= since <= self.state.seq
+            and self.state.seq - since <= MAX_REPLAY
+        ):
             last_game = max(
-                (i for i in range(since, self.seq) if self.log[i].kind in ENGINE_KINDS),
+                (i for i in range(since, self.state.seq) if self.state.log[i].kind in ENGINE_KINDS),
                 default=-1,
             )
-            for index in range(since, self.seq):
-                data = self._event_data(index, seat, view=index == last_game)
+            for index in range(since, self.state.seq):
+                data = self.state.event_data(index, seat, view=index == last_game)
                 conn.send(message("event", index + 1, data))
         else:
-            conn.send(message("snapshot", self.seq, self.snapshot(seat)))
-        if chair and seat is not None and self.in_game() and self.game.sealed:
+            conn.send(message("snapshot", self.state.seq, self.snapshot(seat)))
+        if chair and seat is not None and self.state.in_game() and self.state.game.sealed:
             # R14: its own view as it is now (a restart forgets kept answers: asked again)
-            view = self.game.view(seat).to_json()
-            own = {"view": view, "prompt": self.prompt(view), "clock": self.clock_info()}
-            conn.send(message("view", self.seq, own))
+            view = self.state.game.view(seat).to_json()
+            own = {"view": view, "prompt": self.state.prompt(view), "clock": self.clock_info()}
+            conn.send(message("view", self.state.seq, own))
         if chair and seat is not None and len(chair.conns) == 1:
             chair.away_until = None
             self._tell(Connected(seat, True))
@@ -488,22 +523,22 @@ class TableActor(TableState):
 
     async def _gone(self, conn: Conn) -> None:
         conn.close(drop=True)  # nobody reads what it still held
-        self.watchers.discard(conn)
+        self.state.watchers.discard(conn)
         seat = conn.seat
-        chair = self.seats[seat] if seat is not None else None
+        chair = self.state.seats[seat] if seat is not None else None
         if seat is None or chair is None or conn not in chair.conns:
             return
         chair.conns.discard(conn)
         if not chair.conns:
             # R13: 托管 after the grace, unless they come back (liveness.grace/acting).
-            chair.away_until = self.clock.now() + self.config.grace
+            chair.away_until = self.clock.now() + self.state.config.grace
             self._tell(Connected(seat, False))
 
     # ------------------------------------------------------------------ commands
 
     async def _command(self, conn: Conn, seen: int, command: Command) -> None:
         started, refusal = metrics.start(), None  # metrics: latency to the answer, refusals
-        chair = self.seats[conn.seat] if conn.seat is not None else None
+        chair = self.state.seats[conn.seat] if conn.seat is not None else None
         answers = chair.answers if chair else conn.answers
         if command.id in answers:
             conn.send(answers[command.id])
@@ -511,26 +546,26 @@ class TableActor(TableState):
         snapshot = False
         try:
             extra = await self._run(conn, seen, command)
-            reply = message("ack", self.seq, {"id": command.id, **extra})
+            reply = message("ack", self.state.seq, {"id": command.id, **extra})
         except Refused as refused:
-            reply = message("error", self.seq, refused.data(command.id))
+            reply = message("error", self.state.seq, refused.data(command.id))
             snapshot, refusal = refused.code == "stale", refused.code
         await self._flush()  # what the command caused is stored and sent before its answer
-        chair = self.seats[conn.seat] if conn.seat is not None else None
+        chair = self.state.seats[conn.seat] if conn.seat is not None else None
         (chair.answers if chair else conn.answers).keep(command.id, reply)
         conn.send(reply)
         metrics.command_answered(command.op, refusal, started)
-        if snapshot and conn.resynced != self.seq:  # a burst of stale commands: one snapshot
-            conn.resynced = self.seq
-            conn.send(message("snapshot", self.seq, self.snapshot(conn.seat)))
+        if snapshot and conn.resynced != self.state.seq:  # a burst of stale commands: one snapshot
+            conn.resynced = self.state.seq
+            conn.send(message("snapshot", self.state.seq, self.snapshot(conn.seat)))
 
     async def _run(self, conn: Conn, seen: int, command: Command) -> dict[str, Any]:
         if isinstance(command, Sit):
             return await self._sit(conn, command)
         seat = conn.seat
-        if seat is None or self.seats[seat] is None:
+        if seat is None or self.state.seats[seat] is None:
             raise Refused("not_seated", "error.server.not_seated")
-        chair = self._seat(seat)
+        chair = self.state.chair(seat)
         match command:
             case Act():
                 await self._act(seat, chair, seen, command)
@@ -554,13 +589,13 @@ class TableActor(TableState):
 
     async def _auto(self, seat: int, chair: Seat, command: Auto) -> None:
         """R13: 托管 on or off by the person (off in one's own turn restarts a fair timer)."""
-        if not self.in_game():
+        if not self.state.in_game():
             raise Refused("not_allowed", "error.server.auto_no_game")
         if chair.auto != command.on:
             self._tell(AutoChanged(seat, command.on, "request", command.id))
 
     def _not_playing(self, what: str) -> None:
-        if self.status == "playing":
+        if self.state.status == "playing":
             raise Refused("not_allowed", "error.server.match_on", op=what)
 
     async def _sit(self, conn: Conn, command: Sit) -> dict[str, Any]:
@@ -569,9 +604,9 @@ class TableActor(TableState):
         if conn.seat is not None:
             raise Refused("not_allowed", "error.server.seated", seat=conn.seat)
         self._not_playing("sit")
-        if any(c and c.user == conn.user for c in self.seats):
+        if any(c and c.user == conn.user for c in self.state.seats):
             raise Refused("not_allowed", "error.server.at_table")
-        free = [s for s, c in enumerate(self.seats) if c is None]
+        free = [s for s, c in enumerate(self.state.seats) if c is None]
         seat = command.seat if command.seat is not None else (free[0] if free else None)
         if seat is None or seat not in free:
             if seat is None:
@@ -580,30 +615,30 @@ class TableActor(TableState):
         token = secrets.token_urlsafe(24)
         name = conn.name or f"玩家{conn.user}"
         self._tell(Sat(seat, name, conn.user, None, hash_token(token), command.id))
-        self.watchers.discard(conn)
+        self.state.watchers.discard(conn)
         conn.seat = seat
-        self._seat(seat).conns.add(conn)
+        self.state.chair(seat).conns.add(conn)
         self._tell(Connected(seat, True))
         return {"token": token, "seat": seat}
 
     async def _leave(self, seat: int) -> None:
-        if self.in_game():
+        if self.state.in_game():
             await self._apply(seat, Escape(seat), None)  # R10.4 逃跑
         self._vacate(seat)
 
     def _vacate(self, seat: int) -> None:
         """The person leaves the seat (and stays, watching); in a match a bot takes it."""
-        for conn in self._seat(seat).conns:
+        for conn in self.state.chair(seat).conns:
             conn.seat = None
-            self.watchers.add(conn)
+            self.state.watchers.add(conn)
         self._tell(Left(seat))
-        if self.status == "playing":  # the match goes on after an escape
-            self._tell(self._bot(seat, self.config.bot_level))
+        if self.state.status == "playing":  # the match goes on after an escape
+            self._tell(self._bot(seat, self.state.config.bot_level))
 
     async def seat_bots(self, seats: Iterable[int]) -> None:
         """Fill ``seats`` with the table's bots (at creation, before :meth:`start`)."""
         for seat in seats:
-            self._tell(self._bot(seat, self.config.bot_level))
+            self._tell(self._bot(seat, self.state.config.bot_level))
         await self._flush()
 
     async def open_room(self, code: str, creator: int | None, row: Work) -> None:
@@ -616,15 +651,15 @@ class TableActor(TableState):
     async def _start_with_bots(self, conn: Conn, seat: int) -> None:
         """开始（空位补机器人）: the creator of a friends' table is ready, the table's bots take
         the empty seats, and the match starts once every person seated is ready."""
-        if self.code is None:
+        if self.state.code is None:
             raise Refused("not_allowed", "error.server.start_private")
-        if conn.user is None or conn.user != self.creator:
+        if conn.user is None or conn.user != self.state.creator:
             raise Refused("not_allowed", "error.server.start_creator")
         self._not_playing("start")
-        if not self._seat(seat).ready:
+        if not self.state.chair(seat).ready:
             self._tell(ReadyChanged(seat, True))
-        for empty in [s for s, chair in enumerate(self.seats) if chair is None]:
-            self._tell(self._bot(empty, self.config.bot_level))
+        for empty in [s for s, chair in enumerate(self.state.seats) if chair is None]:
+            self._tell(self._bot(empty, self.state.config.bot_level))
         await self._maybe_start()
 
     def _bot(self, seat: int, level: str) -> Sat:
@@ -635,16 +670,16 @@ class TableActor(TableState):
         """A bot into an empty seat, by anyone seated; out of its seat, by the table's creator
         (anyone seated when the table's creator is not known: a table a restart recovered)."""
         self._not_playing(command.op)
-        chair = self.seats[command.seat]
+        chair = self.state.seats[command.seat]
         if isinstance(command, AddBot):
             if chair is not None:
                 raise Refused("seat_taken", "error.server.seat_taken", seat=command.seat)
-            self._tell(self._bot(command.seat, self.config.bot_level))
+            self._tell(self._bot(command.seat, self.state.config.bot_level))
             await self._maybe_start()
         else:
             if chair is None or chair.bot is None:
                 raise Refused("not_allowed", "error.server.no_bot", seat=command.seat)
-            if self.owner is not None and conn.user != self.owner:
+            if self.state.owner is not None and conn.user != self.state.owner:
                 raise Refused("not_allowed", "error.server.bot_creator")
             self._tell(Left(command.seat))
 
@@ -662,14 +697,14 @@ class TableActor(TableState):
         self._tell(Signalled(seat, command.signal, zh, en))
 
     async def _act(self, seat: int, chair: Seat, seen: int, command: Act) -> None:
-        if not self.in_game():
+        if not self.state.in_game():
             raise Refused("not_allowed", "error.server.no_game")
-        last = self.log.last_game_seq
+        last = self.state.log.last_game_seq
         if seen < last:
             raise Refused("stale", "error.server.stale", seen=seen, last=last)
-        game = self.game
+        game = self.state.game
         if game.sealed and seat not in game.to_act:  # R14: names nobody else
-            asked = seat in self.game.view(None).asked
+            asked = seat in self.state.game.view(None).asked
             key = "error.server.poll_answered" if asked else "error.server.poll_not_asked"
             raise Refused("not_your_turn", key)
         turn = game.current_seat
@@ -687,7 +722,7 @@ class TableActor(TableState):
 
     async def _apply(self, seat: int, action: Action, command_id: str | None) -> None:
         """Apply an action through the engine, then store and send its events."""
-        game = self.game
+        game = self.state.game
         try:
             fresh = game.apply(action, seat)
         except BaohuangError as exc:
@@ -695,7 +730,7 @@ class TableActor(TableState):
         if not fresh:
             # R14: an answer to a sealed poll, kept until the last is in: no event, only the
             # seat's own view (_send_own_views); stored with the action that closes the poll.
-            self.sealed.append((seat, str(action)))
+            self.state.sealed.append((seat, str(action)))
             self._own_views.add(seat)
             return
         private = {
@@ -706,12 +741,12 @@ class TableActor(TableState):
         # A play as the cards it took; a sealed poll's answers are in the poll's order now.
         applied = str(game.actions[-1][1] if isinstance(action, Play) else action)
         secret: dict[str, Any] = {"seat": seat, "action": applied, "id": command_id}
-        if self.sealed:
-            secret["sealed"] = [[s, a] for s, a in self.sealed]
-            self.sealed = []
+        if self.state.sealed:
+            secret["sealed"] = [[s, a] for s, a in self.state.sealed]
+            self.state.sealed = []
         self._record(
             "game",
-            {"game": self.game_index, "events": [e.to_json(None) for e in fresh]},
+            {"game": self.state.game_index, "events": [e.to_json(None) for e in fresh]},
             private,
             secret,
         )
@@ -719,12 +754,12 @@ class TableActor(TableState):
             await self._finish_game()
 
     def _hint(self, seat: int) -> str:
-        if not self.in_game():
+        if not self.state.in_game():
             raise Refused("not_allowed", "error.server.no_game")
-        game = self.game
+        game = self.state.game
         if seat not in game.to_act:
             raise Refused("not_your_turn", "error.server.not_turn")
-        choice = HeuristicBot(self.rules).choose(game.view(seat), game.legal_actions(seat))
+        choice = HeuristicBot(self.state.rules).choose(game.view(seat), game.legal_actions(seat))
         if isinstance(choice, Play):
             return format_cards(game.cards_for(seat, choice))
         return str(choice)
@@ -732,60 +767,62 @@ class TableActor(TableState):
     # ------------------------------------------------------------------ the match
 
     async def _maybe_start(self) -> None:
-        if self.status == "playing" or any(c is None for c in self.seats):
+        if self.state.status == "playing" or any(c is None for c in self.state.seats):
             return
-        if all(c.ready or c.bot for c in self.seats if c):
-            await self._start(self.matches + 1, 0)
+        if all(c.ready or c.bot for c in self.state.seats if c):
+            await self._start(self.state.matches + 1, 0)
 
     async def _start(self, match: int, index: int) -> None:
         seed = self.token(16)  # unpredictable: no published record or id leads to it
-        self._begin(match, index, seed)
+        self.state.begin(match, index, seed)
         self._record(
             "start",
-            {"match": match, "game": index, "events": self.game.events_for(None)},
-            {s: {"events": self.game.events_for(s)} for s in range(SEATS)},
+            {"match": match, "game": index, "events": self.state.game.events_for(None)},
+            {s: {"events": self.state.game.events_for(s)} for s in range(SEATS)},
             secret={"seed": seed},
             status="playing",
         )
-        if self.game.is_over:  # every deal voided, R8.6 … (the engine ends it)
+        if self.state.game.is_over:  # every deal voided, R8.6 … (the engine ends it)
             await self._finish_game()
 
     async def _finish_game(self) -> None:
         """Store the finished game's record and results with its ``game_over`` event."""
-        game, index = self.game, self.game_index
+        game, index = self.state.game, self.state.game_index
         assert game.result is not None
-        players = [chair.name if chair else "" for chair in self.seats]
+        players = [chair.name if chair else "" for chair in self.state.seats]
         match_info = {
             "game": index,
-            "games": self.config.games,
+            "games": self.state.config.games,
             "players": players,
-            "bots": [chair.bot if chair else None for chair in self.seats],
-            "users": [chair.user if chair else None for chair in self.seats],
+            "bots": [chair.bot if chair else None for chair in self.state.seats],
+            "users": [chair.user if chair else None for chair in self.state.seats],
         }
-        counted = scored(self.rules, game.result, self.seats)
-        game_id = f"{self.id}-{self.matches}-{index + 1}"
+        counted = scored(self.state.rules, game.result, self.state.seats)
+        game_id = f"{self.state.id}-{self.state.matches}-{index + 1}"
         row = GameRow(
             id=game_id,
-            table_id=self.id,
+            table_id=self.state.id,
             index=index,
-            preset=self.rules.name,
+            preset=self.state.rules.name,
             finished=self.clock.wall(),
             record=to_record(game, match_info),
         )
-        users = [(s, c.user) for s, c in enumerate(self.seats) if c and c.user is not None]
-        totals = [sum(r[s] for r in self.results) + counted.scores[s] for s in range(SEATS)]
+        users = [(s, c.user) for s, c in enumerate(self.state.seats) if c and c.user is not None]
+        totals = [sum(r[s] for r in self.state.results) + counted.scores[s] for s in range(SEATS)]
         rated = await self._rate(counted)
-        public = game_over_data(self.rules, counted, index, players, totals, game_id, rated)
+        public = game_over_data(self.state.rules, counted, index, players, totals, game_id, rated)
         self._tell(GameOver(public), extra=store_game(row, counted, users, rated))
-        if not liveness.more_games(self):
+        if not liveness.more_games(self.state):
             self._tell(MatchOver(totals), status="finished")
 
     async def _rate(self, counted: Scored) -> list[ratings.Change]:
         """段位 steps of a finished game (none when R13 leaves it unscored)."""
         if counted.unscored:
             return []
-        players = ratings.rated_seats(self.seats, counted.result)
-        known = await ratings.skills(self.store, sorted(set(players.values())), self.rules.name)
+        players = ratings.rated_seats(self.state.seats, counted.result)
+        known = await ratings.skills(
+            self.store, sorted(set(players.values())), self.state.rules.name
+        )
         return ratings.rate(counted.result, players, known)
 
     # ------------------------------------------------------------------ bots
@@ -793,40 +830,40 @@ class TableActor(TableState):
     async def _bot_turn(self) -> None:
         """The bot of the seat to act (its own, or the table's for 托管) acts; in a sealed
         poll every bot asked answers at once (R14), in the poll's order."""
-        game = self.game
+        game = self.state.game
         if game.sealed:
-            turn = self.turn()
+            turn = self.state.turn()
             for seat in game.to_act:
-                chair = self.seats[seat]
-                if self.turn() != turn or chair is None or not chair.played_by_bot:
+                chair = self.state.seats[seat]
+                if self.state.turn() != turn or chair is None or not chair.played_by_bot:
                     continue  # the answers were published (the last was in), or a person's
                 await self._apply(seat, await self._seat_bot(seat, chair).choose(game, seat), None)
             return
         current = game.current_seat
-        chair = self.seats[current] if current is not None else None
+        chair = self.state.seats[current] if current is not None else None
         if current is None or chair is None or not chair.played_by_bot:
             return
         await self._apply(current, await self._seat_bot(current, chair).choose(game, current), None)
 
     def _seat_bot(self, seat: int, chair: Seat) -> SeatBot:
         """The bot playing ``seat`` (made at its first turn)."""
-        bot = self.bots[seat]
+        bot = self.state.bots[seat]
         if bot is None:
             self.made += 1
-            level = chair.bot or self.config.bot_level
-            key = f"{self.id}/{seat}/{self.made}"
-            bot = self.bots[seat] = SeatBot(
-                key, level, self.rules, f"{self.seed}/{seat}", self.pool
+            level = chair.bot or self.state.config.bot_level
+            key = f"{self.state.id}/{seat}/{self.made}"
+            bot = self.state.bots[seat] = SeatBot(
+                key, level, self.state.rules, f"{self.state.seed}/{seat}", self.pool
             )
         return bot
 
     async def _poll_timeout(self) -> None:
         """A sealed poll's timer ran out (R14): every person yet to answer answers ``pass``,
         R13's default answer, without going on 托管 (who was still thinking must not show)."""
-        turn = self.turn()
-        for seat in self.game.to_act:
-            chair = self.seats[seat]
-            if self.turn() == turn and chair is not None and not chair.played_by_bot:
+        turn = self.state.turn()
+        for seat in self.state.game.to_act:
+            chair = self.state.seats[seat]
+            if self.state.turn() == turn and chair is not None and not chair.played_by_bot:
                 await self._apply(seat, PASS, None)
 
 

@@ -124,9 +124,9 @@ def plan(state: TableState) -> dict[str, Due | None]:
 
 def arrange(table: TableActor) -> None:
     """Make the scheduler hold exactly :func:`plan`, and the watchdog while a match runs."""
-    for slot, due in plan(table).items():
+    for slot, due in plan(table.state).items():
         table.scheduler.want(slot, due)
-    if table.status != "playing":
+    if table.state.status != "playing":
         table.scheduler.want("watchdog", None)
     elif table.scheduler.pending("watchdog") is None:
         table.scheduler.want("watchdog", Due(Watchdog(), table.clock.now() + WATCHDOG_PERIOD))
@@ -135,4 +135,4 @@ def arrange(table: TableActor) -> None:
 def overdue(table: TableActor) -> list[str]:
     """The slots whose wake-up should have moved the table more than :data:`SLACK` ago."""
     now = table.clock.now()
-    return [slot for slot, due in plan(table).items() if due and due.at + SLACK < now]
+    return [slot for slot, due in plan(table.state).items() if due and due.at + SLACK < now]

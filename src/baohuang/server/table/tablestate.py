@@ -1,7 +1,7 @@
 """A table's state (牌桌状态): seats, the match and its games, results, and the event log, as
 a fold over the table's events (:meth:`TableState.fold`). No I/O and no clock: the actor
-(:mod:`.actor`) stores each event, then folds it here; after a restart the stored events are
-folded again (:meth:`TableState.load`).
+(:mod:`.actor`) holds one as its ``state``, stores each event and folds it here; after a
+restart the stored events are folded again (:meth:`TableState.load`).
 """
 
 from __future__ import annotations
@@ -132,9 +132,9 @@ class TableState:
                     self.escaped = None
                 self._new_bot(seat)
             case ReadyChanged(seat=seat, on=on):
-                self._seat(seat).ready = on
+                self.chair(seat).ready = on
             case AutoChanged(seat=seat, on=on, reason=reason):
-                chair = self._seat(seat)
+                chair = self.chair(seat)
                 chair.auto, chair.auto_reason = on, reason
                 if chair.auto:
                     self._new_bot(seat)
@@ -148,7 +148,7 @@ class TableState:
                     if taken:
                         taken.ready = False
         if isinstance(event, Sat | AutoChanged) and event.command:
-            self._remember(self._seat(event.seat).answers, event.command, self.seq + 1, event.seat)
+            self._remember(self.chair(event.seat).answers, event.command, self.seq + 1, event.seat)
 
     def _new_bot(self, seat: int) -> None:
         """The seat's bot, if any, goes: the next one reads the game so far."""
@@ -156,7 +156,8 @@ class TableState:
         if bot is not None:
             bot.close()
 
-    def _seat(self, seat: int) -> Seat:
+    def chair(self, seat: int) -> Seat:
+        """Who sits in ``seat`` (someone must)."""
         chair = self.seats[seat]
         assert chair is not None
         return chair
@@ -186,7 +187,7 @@ class TableState:
             match, index = row.public["match"], row.public["game"]
             # Tables started before deals had their own secret seeds: the old derivation.
             seed = row.secret.get("seed") or f"{self.seed}/{match}/{index}"
-            self._begin(match, index, seed)
+            self.begin(match, index, seed)
             fresh = list(self.game.events)
         else:
             # R14: a sealed poll's answers kept before this one are stored with it ("sealed").
@@ -198,7 +199,7 @@ class TableState:
             raise RuntimeError(f"table {self.id} event {row.seq}: the engine replays differently")
         seat, command_id = row.secret.get("seat"), row.secret.get("id")
         if command_id and seat is not None and self.seats[seat]:
-            self._remember(self._seat(seat).answers, command_id, row.seq, None)
+            self._remember(self.chair(seat).answers, command_id, row.seq, None)
 
     def in_game(self) -> bool:
         return self.status == "playing" and self.match is not None and not self.game.is_over
@@ -219,7 +220,7 @@ class TableState:
             return None
         return (self.matches, self.game_index, len(self.game.events))
 
-    def _begin(self, match: int, index: int, seed: str) -> None:
+    def begin(self, match: int, index: int, seed: str) -> None:
         """Deal game ``index`` of match number ``match`` (a new match at 0) from ``seed``, a
         secret of this game alone: its record may show it once the game is over, and nothing
         else follows from it."""
@@ -239,15 +240,8 @@ class TableState:
             self.match.next_game()
         self.status = "playing"
 
-    def _conns(self) -> list[tuple[int | None, set[Conn]]]:
-        groups: list[tuple[int | None, set[Conn]]] = [(None, self.watchers)]
-        groups += [(s, seat.conns) for s, seat in enumerate(self.seats) if seat and seat.conns]
-        return groups
-
-    def _all_conns(self) -> list[Conn]:
-        return [*self.watchers, *(c for s in self.seats if s for c in s.conns)]
-
-    def _event_data(self, index: int, seat: int | None, view: bool) -> dict[str, Any]:
+    def event_data(self, index: int, seat: int | None, view: bool) -> dict[str, Any]:
+        """Event ``index`` as ``seat`` sees it; with its view and prompt now if ``view``."""
         logged = self.log[index]
         data = logged.for_seat(seat)
         if logged.kind in ENGINE_KINDS and view and self.match:
