@@ -34,6 +34,7 @@ from baohuang.bots.base import make_bot
 from baohuang.bots.handsplit import rank_counts_of
 from baohuang.bots.heuristic import HeuristicBot
 from baohuang.engine.actions import PASS
+from baohuang.engine.cards import Card
 from baohuang.engine.game import new_game
 from baohuang.engine.plays import Play
 from baohuang.engine.rules import Rules
@@ -88,7 +89,7 @@ def one_game(preset: str, level: str, seed: str) -> dict[str, Any]:
     }
 
 
-def whole_set(legal: list[Any], hand: tuple[str, ...]) -> bool:
+def whole_set(legal: list[Any], hand: tuple[Card, ...]) -> bool:
     """Whether a legal play is a whole plain set of the hand: all its copies of a rank, no 2s
     or jokers (playing it breaks nothing and spends no control)."""
     counts = rank_counts_of(hand)

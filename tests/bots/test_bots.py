@@ -208,7 +208,7 @@ def test_play_loop_against_heuristic_bots_finishes_a_match() -> None:
     console = Console(file=out, width=120, highlight=False)
 
     def ask(prompt: str) -> str:
-        return rng.choice(match.game.view(0).legal)
+        return str(rng.choice(match.game.view(0).legal))
 
     assert play_match(match, ask, console, "en", bots)
     assert match.is_over and len(match.results) == 2

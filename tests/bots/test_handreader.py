@@ -15,16 +15,25 @@ import pytest
 
 from baohuang import Play, Rules, new_game
 from baohuang.bots.base import play_out
-from baohuang.bots.handreader import Chain, HandReader, placed_right, play_of
+from baohuang.bots.handreader import Chain, HandReader, placed_right
 from baohuang.bots.heuristic import HeuristicBot
 from baohuang.bots.playout import Policy
 from baohuang.bots.search import SearchBot, SearchSettings, sample_hands
+from baohuang.engine.actions import PlayCards
 from baohuang.engine.cards import NUM_RANKS
 from baohuang.engine.game import Game
+from baohuang.engine.trick import TrickEntry
 from baohuang.engine.views import View
 
 PRESETS = {name: Rules.preset(name) for name in ("classic", "weihai", "kk_classic", "qq")}
 SEATS = 5
+
+
+def play_of(text: str) -> Play:
+    """The play of a trick entry read back from the wire."""
+    action = TrickEntry.from_json({"seat": 0, "action": text}).action
+    assert isinstance(action, PlayCards)
+    return action.play
 
 
 def test_r2_trick_entries_read_back_as_their_plays() -> None:

@@ -9,7 +9,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from baohuang import ACCEPT, DECLINE, PASS, Action, Call, Card, OpenSolo, Play, Rules, legal_plays
+from baohuang import (
+    ACCEPT,
+    DECLINE,
+    PASS,
+    Action,
+    Call,
+    Card,
+    OpenSolo,
+    Play,
+    Rules,
+    legal_plays,
+    parse_cards,
+)
 from baohuang.bots.handsplit import (
     CardCounter,
     beyond_finishing,
@@ -20,9 +32,10 @@ from baohuang.bots.handsplit import (
     unseen_counts,
 )
 from baohuang.bots.heuristic import HeuristicBot, strength
-from baohuang.engine.actions import KICK, REBEL, SHOW, SOLO, TRANSFER
+from baohuang.engine.actions import KICK, REBEL, SHOW, SOLO, TRANSFER, PlayCards
 from baohuang.engine.movegen import leading_plays
-from baohuang.engine.views import TrickEntry, View
+from baohuang.engine.trick import TrickEntry
+from baohuang.engine.views import View
 
 CLASSIC = Rules.preset("classic")
 WEIHAI = Rules.preset("weihai")
@@ -69,8 +82,9 @@ def make_view(hand: str, *, lead: tuple[int, str] | None = None, **fields: Any) 
     }
     if lead is not None:
         seat, play = lead
-        data["lead"] = {"seat": seat, "play": play, "cards": []}
-        data["trick"] = [{"seat": seat, "action": play}]
+        cards = [symbol if symbol in "BR" else symbol + "s" for symbol in play]
+        data["lead"] = {"seat": seat, "play": play, "cards": cards}
+        data["trick"] = [{"seat": seat, "action": " ".join(cards)}]
     data.update(fields)
     return View.from_json(data)
 
@@ -78,7 +92,7 @@ def make_view(hand: str, *, lead: tuple[int, str] | None = None, **fields: Any) 
 def legal_for(view: View, rules: Rules = CLASSIC) -> list[Action]:
     """The legal actions of a play-phase view (R4 plays, and pass when following)."""
     lead = view.lead and view.lead.play
-    plays: list[Action] = list(legal_plays(" ".join(view.hand or ()), lead, rules))
+    plays: list[Action] = list(legal_plays(view.hand or (), lead, rules))
     return [*plays, PASS] if lead else plays
 
 
@@ -204,18 +218,18 @@ def test_a_seat_overtaking_the_emperor_is_taken_for_a_fellow_rebel() -> None:
     """Guard inference: seat 2 beat the emperor's play, so seat 1 (a rebel) leaves seat 2's
     play alone; seat 3 did not, and stays a suspect worth overtaking."""
     bot = HeuristicBot(CLASSIC)
-    trick = [{"seat": 0, "action": "5"}, {"seat": 1, "action": "pass"}]
-    trick.append({"seat": 2, "action": "8"})
+    trick = [{"seat": 0, "action": "5s"}, {"seat": 1, "action": "pass"}]
+    trick.append({"seat": 2, "action": "8s"})
     view = make_view("Ks Qh 4c", lead=(2, "8"), trick=trick)
     assert bot.choose(view, legal_for(view)) is PASS
     later = make_view("Ks Qh 4c", lead=(3, "J"), seq=60)
-    assert later.trick == (TrickEntry(3, "J"),)
+    assert later.trick == (TrickEntry(3, PlayCards((Card.parse("Js"),))),)
     assert bot.choose(later, legal_for(later)) == Play.parse("Q")
 
 
 def test_a_new_game_resets_the_memory() -> None:
     bot = HeuristicBot(CLASSIC)
-    trick = [{"seat": 0, "action": "5"}, {"seat": 2, "action": "8"}]
+    trick = [{"seat": 0, "action": "5s"}, {"seat": 2, "action": "8s"}]
     bot.choose(make_view("Ks 4c", lead=(2, "8"), trick=trick), [PASS])
     assert bot.memory.suspect is not None and bot.memory.suspect[2] < 1
     bot.choose(make_view("Ks 4c", seq=3), [Play.parse("4")])
@@ -230,7 +244,7 @@ def role_view(hand: str, phase: str, **fields: Any) -> View:
 
 
 def test_strength_orders_hands() -> None:
-    strong, weak = rank_counts_of(STRONG.split()), rank_counts_of(WEAK.split())
+    strong, weak = rank_counts_of(parse_cards(STRONG)), rank_counts_of(parse_cards(WEAK))
     assert strength(strong, CLASSIC) > 2 > 0 > strength(weak, CLASSIC)
 
 
@@ -263,12 +277,15 @@ def test_calls_the_lowest_triple_a_dark_solo_or_the_open_solo_by_strength_r8_7()
     weak = f"9h 9h 9h 9h 5d 5d 5d Ks Ks Ks 8s 8h {others}"
     fair = f"B B 2s 2d R {weak}"
     bot = HeuristicBot(CLASSIC)
-    assert strength(rank_counts_of(weak.split()), CLASSIC) < bot.dark_solo_at
+    assert strength(rank_counts_of(parse_cards(weak)), CLASSIC) < bot.dark_solo_at
     assert bot.choose(role_view(weak, "call"), options) == Call(five)
     assert bot.choose(role_view(fair, "call"), options) == Call(nine)
     good = f"R R B 2s 2d {weak}"
     assert (
-        bot.dark_solo_at < 0 <= bot.call_solo_at <= strength(rank_counts_of(good.split()), CLASSIC)
+        bot.dark_solo_at
+        < 0
+        <= bot.call_solo_at
+        <= strength(rank_counts_of(parse_cards(good)), CLASSIC)
     )
     assert bot.call_solo_at < bot.open_solo_at
     assert bot.choose(role_view(good, "call"), options) == OpenSolo(nine)
@@ -289,11 +306,11 @@ def test_the_emperor_plays_alone_openly_only_from_a_strong_hand_in_kk_r11_3_r10_
     hand = f"9h 9h 9h 5d 5d 5d Ks Ks Ks 8s 8h {others}"
     assert bot.call_solo_at < bot.kk_solo_at
     for jokers in ("", "R B 2s ", "R R B 2s 2d ", "R R R B B B 2s 2d 2h 2c "):
-        power = strength(rank_counts_of((jokers + hand).split()), rules)
+        power = strength(rank_counts_of(parse_cards(jokers + hand)), rules)
         answer = SOLO if power >= bot.kk_solo_at else Call(nine)
         assert bot.choose(role_view(jokers + hand, "call"), options) == answer, power
-    strong = strength(rank_counts_of(("R R R B B B 2s 2d 2h 2c " + hand).split()), rules)
-    average = strength(rank_counts_of(("R R B 2s 2d " + hand).split()), rules)
+    strong = strength(rank_counts_of(parse_cards("R R R B B B 2s 2d 2h 2c " + hand)), rules)
+    average = strength(rank_counts_of(parse_cards("R R B 2s 2d " + hand)), rules)
     assert average < bot.kk_solo_at <= strong
 
 
@@ -319,12 +336,12 @@ def test_card_counter_is_the_pack_less_played_and_held() -> None:
 
 
 def test_finishing_lead_needs_winners_for_all_but_the_last_play() -> None:
-    counts = rank_counts_of(["R", "9s", "9h", "3c"])
+    counts = rank_counts_of(parse_cards(["R", "9s", "9h", "3c"]))
     everything = list(pack_counts(CLASSIC))
     counter = CardCounter([n - m for n, m in zip(everything, counts, strict=True)], 40, CLASSIC)
     lead = finishing_lead(counts, counter, frozenset())
     assert lead is not None and lead.big == 1
-    three_sets = rank_counts_of(["R", "9s", "9h", "5c", "3c"])
+    three_sets = rank_counts_of(parse_cards(["R", "9s", "9h", "5c", "3c"]))
     assert finishing_lead(three_sets, counter, frozenset()) is None
     # Only 4s unseen: the 5 and the 99 are winners, led first; the 3 goes last.
     fours = CardCounter([0, 16] + [0] * 13, 40, CLASSIC)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from baohuang import PASS, Game, Match, Play, Rules, new_game
 from baohuang.bots import BOTS, Bot, RandomBot, play_out
-from baohuang.bots.handsplit import CARD_RANK, CardCounter, pack_counts, rank_counts_of
+from baohuang.bots.handsplit import CardCounter, pack_counts, rank_counts_of
 from baohuang.bots.heuristic import HeuristicBot
 from baohuang.bots.playout import Policy, Position, R4Counter, game_position
 from baohuang.bots.search import (
@@ -30,7 +30,13 @@ from baohuang.bots.search import (
     strong_settings,
 )
 from baohuang.engine.actions import Action
-from baohuang.engine.cards import BIG_JOKER, NUM_RANKS, RANK_SYMBOLS, SMALL_JOKER
+from baohuang.engine.cards import (
+    BIG_JOKER,
+    NUM_RANKS,
+    SMALL_JOKER,
+    Card,
+    parse_cards,
+)
 from baohuang.engine.views import View
 
 PRESETS = {name: Rules.preset(name) for name in ("classic", "weihai")}
@@ -136,7 +142,7 @@ def test_r7_sampled_hands_match_the_view(name: str, deal: int, steps: int, seed:
     me, mine = view.seat, rank_counts_of(view.hand or ())
     assert me is not None
     pack = pack_counts(rules)
-    played = [view.played.get(symbol, 0) for symbol in RANK_SYMBOLS]
+    played = view.played
     rng = random.Random(seed)
     odds = HeuristicBot(rules)._guard_odds(view)
     seats, weights = zip(*guard_candidates(view, odds), strict=True)
@@ -168,7 +174,7 @@ def test_r8_8_guard_odds_exclude_emperor_self_and_seats_out() -> None:
 
 def test_r9_4_weihai_guard_is_revealed_by_b_star() -> None:
     assert reveal_rank(None, PRESETS["weihai"]) == SMALL_JOKER
-    assert reveal_rank("9h", PRESETS["weihai"]) == CARD_RANK["9h"]
+    assert reveal_rank(Card.parse("9h"), PRESETS["weihai"]) == Card.parse("9h").rank
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
@@ -269,8 +275,8 @@ def test_r10_playout_stops_once_the_emperors_side_is_out(name: str) -> None:
 
 
 def test_r6_5_jiefeng_lead_passes_to_the_next_holder() -> None:
-    ace = rank_counts_of(["As"])
-    threes = rank_counts_of(["3s", "3h"])
+    ace = rank_counts_of(parse_cards(["As"]))
+    threes = rank_counts_of(parse_cards(["3s", "3h"]))
     position = Position(
         hands=[ace, *(list(threes) for _ in range(4))],
         turn=0,
@@ -289,7 +295,10 @@ def test_r6_5_jiefeng_lead_passes_to_the_next_holder() -> None:
 
 
 def test_r6_3_round_ends_when_every_other_holder_passed() -> None:
-    hands = [rank_counts_of(["Ks", "3s"]), *(rank_counts_of(["3s", "3h"]) for _ in range(4))]
+    hands = [
+        rank_counts_of(parse_cards(["Ks", "3s"])),
+        *(rank_counts_of(parse_cards(["3s", "3h"])) for _ in range(4)),
+    ]
     position = Position(
         hands=hands, turn=0, lead=None, last=0, passes=0, places=[], emperor=0, guard=None
     )
@@ -302,7 +311,10 @@ def test_r6_3_round_ends_when_every_other_holder_passed() -> None:
 
 
 def test_r8_8_the_guard_reveals_itself_with_its_last_called_rank() -> None:
-    hands = [rank_counts_of(["9s", "9h", "4s"]), *(rank_counts_of(["3s", "3h"]) for _ in range(4))]
+    hands = [
+        rank_counts_of(parse_cards(["9s", "9h", "4s"])),
+        *(rank_counts_of(parse_cards(["3s", "3h"])) for _ in range(4)),
+    ]
     position = Position(
         hands=hands,
         turn=0,
@@ -313,7 +325,7 @@ def test_r8_8_the_guard_reveals_itself_with_its_last_called_rank() -> None:
         emperor=1,
         guard=0,
         known=False,
-        reveal=CARD_RANK["9s"],
+        reveal=Card.parse("9s").rank,
         revealer=0,
     )
     odds = pytest.approx([2 / 3, 0.0, 1.0, 2 / 3, 2 / 3])

@@ -38,7 +38,6 @@ from baohuang import (
     RulesError,
     Tribute,
     new_game,
-    parse_cards,
     read_record,
     write_record,
 )
@@ -62,7 +61,7 @@ from baohuang.cli.terminal import (
     status,
     wrap_cells,
 )
-from baohuang.engine.actions import PASS
+from baohuang.engine.actions import PASS, SOLO, parse_action
 from baohuang.engine.cards import RANK_SYMBOLS
 from baohuang.engine.describe import summary
 from baohuang.engine.match import game_seed
@@ -114,7 +113,8 @@ class Responder:
             self.situations.add(situation)
             text = self._bad(situation, view, game.legal_actions())
         if text is None:
-            text = self._write(self.rng.choice(game.legal_actions()), list(view.hand or ()))
+            hand = [str(card) for card in view.hand or ()]
+            text = self._write(self.rng.choice(game.legal_actions()), hand)
         else:
             self.expected.append(self._rejection(game, text))
         self.typed.append(text)
@@ -143,9 +143,8 @@ class Responder:
     def _not_beating(self, view: View, legal: list[Action]) -> str | None:
         """R4: a play seat 0 holds, of the lead's size, that does not beat it."""
         assert view.lead is not None and view.hand is not None
-        lead = Play.parse(view.lead.play)
-        hand = parse_cards(view.hand)
-        for play in leading_plays(rank_counts(hand)):
+        lead = view.lead.play
+        for play in leading_plays(rank_counts(view.hand)):
             if play.size == lead.size and play not in legal:
                 return str(play)
         return None
@@ -930,13 +929,13 @@ def test_call_prompt_offers_only_the_legal_kinds_r8_7_r11_3() -> None:
         if game.phase != "call":
             continue
         view = game.view(game.current_seat)
-        four = any(a.startswith("solo ") for a in view.legal)
+        four = any(isinstance(a, OpenSolo) and a.card for a in view.legal)
         seen[four] = _hint(view, "zh")
         if len(seen) == 2:
             break
     assert "明独" in seen[True] and "明独" not in seen[False] and "call " in seen[False]
     kk = new_game(Rules.preset("kk_classic"), seed=0)
-    assert "solo（明独保）" in _call_options(["call 9h", "solo"], "zh")
+    assert "solo（明独保）" in _call_options([parse_action("call 9h"), SOLO], "zh")
     assert kk.rules.selection == "kk_classic"
 
 

@@ -119,7 +119,7 @@ class ViewChecker:
             assert {k: v for k, v in view.items() if k not in own} == {
                 k: v for k, v in spectator.items() if k not in own
             }
-            assert typed.hand == (tuple(hands[viewer]) if viewer is not None else None)
+            assert typed.hand == (tuple(game.hand(viewer)) if viewer is not None else None)
             self.check_own(game, viewer, typed)
             self.check_events(game, viewer, events, new)
         self.seen = len(game.events)
@@ -153,7 +153,7 @@ class ViewChecker:
             # R14: nothing public tells who has answered; a seat sees its own answer alone.
             assert view.asked and set(game.to_act) <= set(view.asked)
             assert view.turn == (viewer if viewer in game.to_act else None)
-            sealed = {s: str(a) for s, a in game.poll_sealed}
+            sealed = dict(game.poll_sealed)
             assert view.answer == (sealed.get(viewer) if viewer is not None else None)
         else:
             assert view.asked == () and view.answer is None and view.turn == game.current_seat
@@ -162,8 +162,7 @@ class ViewChecker:
         else:
             assert view.hand is not None and len(view.hand) == view.counts[viewer]
             mine = viewer in game.to_act
-            legal = [str(a) for a in game.legal_actions(viewer)]
-            assert list(view.legal) == (legal if mine else [])
+            assert list(view.legal) == (game.legal_actions(viewer) if mine else [])
             role = None if emperor is None else "emperor" if viewer == emperor else None
             if settled and viewer != emperor:
                 role = "guard" if viewer == guard else "rebel"

@@ -50,7 +50,7 @@ class Observer:
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
         self.history.update(game.events)
         view = game.view(seat)
-        return self.encoder.encode(view, self.history), self.table.mask(view.legal)
+        return self.encoder.encode(view, self.history), self.table.mask(map(str, view.legal))
 
 
 def episode(

@@ -26,7 +26,8 @@ from baohuang import (
     parse_cards,
 )
 from baohuang.engine.actions import GRAB, KICK, REBEL, SHOW, SOLO, TRANSFER
-from helpers.cards import B_STAR, R_STAR, RANKS, SEATS, SIX, THREE, TWO, R
+from baohuang.engine.cards import NUM_RANKS
+from helpers.cards import B_STAR, R_STAR, SEATS, SIX, THREE, TWO, R
 from helpers.deals import (
     can_grab,
     check_receivers,
@@ -573,9 +574,9 @@ class Referee:
         assert [dict(Counter(game.hand(s))) for s in range(SEATS)] == [dict(h) for h in self.hands]
         public = game.view(None)
         assert list(public.counts) == self.sizes()
-        assert Counter(parse_cards(public.pile)) == Counter(self.pile)
-        played = Counter(RANKS[card.rank] for card in self.played.elements())
-        assert public.played == dict(played)  # the public 记牌器
+        assert Counter(public.pile) == Counter(self.pile)
+        played = Counter(card.rank for card in self.played.elements())
+        assert public.played == tuple(played[rank] for rank in range(NUM_RANKS))  # 记牌器
         total = Counter(self.pile) + self.played
         for hand in self.hands:
             total.update(hand)

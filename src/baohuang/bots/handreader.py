@@ -33,11 +33,13 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from ..engine.cards import NUM_RANKS, parse_cards
+from ..engine.actions import PlayCards
+from ..engine.cards import NUM_RANKS
 from ..engine.plays import Play
 from ..engine.rules import Rules
 from ..engine.state import SEATS
-from ..engine.views import TrickEntry, View
+from ..engine.trick import TrickEntry
+from ..engine.views import View
 from .handsplit import cards_of, rank_counts_of, reveal_rank, unseen_counts
 from .playout import Policy, Position
 from .suspicion import watch_round
@@ -46,11 +48,6 @@ from .suspicion import watch_round
 Deal = tuple[int | None, list[list[int]]]
 #: An action of the play phase: the seat and its play (``None``: a pass).
 Act = tuple[int, Play | None]
-
-
-def play_of(cards: str) -> Play:
-    """The play a trick entry's cards make (card notation, space-separated; not ``pass``)."""
-    return Play.from_cards(parse_cards(cards))
 
 
 def exchange(give: list[int], take: list[int], x: int, y: int, n: int = 1) -> None:
@@ -246,7 +243,7 @@ def _since(
 
 def _acts(entries: Sequence[TrickEntry]) -> list[Act]:
     """Trick entries as actions."""
-    return [(e.seat, None if e.action == "pass" else play_of(e.action)) for e in entries]
+    return [(e.seat, e.action.play if type(e.action) is PlayCards else None) for e in entries]
 
 
 @dataclass(slots=True)

@@ -12,30 +12,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from ..engine.cards import (
-    BIG_JOKER,
-    CARD_TEXT,
-    CARDS,
-    NUM_RANKS,
-    RANK_SYMBOLS,
-    SMALL_JOKER,
-    TWO,
-    deck,
-)
+from ..engine.cards import BIG_JOKER, NUM_RANKS, SMALL_JOKER, TWO, Card, deck
 from ..engine.movegen import can_beat, following_plays
 from ..engine.plays import SIX, THREE, Play
 from ..engine.rules import Rules
 from ..engine.views import View
 
-#: Card notation -> rank index (marked jokers count as plain ones).
-CARD_RANK: dict[str, int] = {text: CARDS[i].rank for i, text in enumerate(CARD_TEXT)}
 
-
-def rank_counts_of(cards: Iterable[str]) -> list[int]:
-    """Rank counts (15 numbers, jokers last) of cards in notation."""
+def rank_counts_of(cards: Iterable[Card]) -> list[int]:
+    """Rank counts (15 numbers, jokers last; marked jokers count as plain ones)."""
     counts = [0] * NUM_RANKS
-    for text in cards:
-        counts[CARD_RANK[text]] += 1
+    for card in cards:
+        counts[card.rank] += 1
     return counts
 
 
@@ -63,14 +51,14 @@ def unseen_counts(view: View, mine: Sequence[int], rules: Rules) -> list[int]:
     """记牌器: rank counts of the cards in the other hands (the pack less played and own)."""
     played = view.played
     pack = pack_counts(rules)
-    return [max(0, pack[r] - played.get(RANK_SYMBOLS[r], 0) - mine[r]) for r in range(NUM_RANKS)]
+    return [max(0, pack[r] - played[r] - mine[r]) for r in range(NUM_RANKS)]
 
 
-def reveal_rank(called: str | None, rules: Rules) -> int | None:
+def reveal_rank(called: Card | None, rules: Rules) -> int | None:
     """The rank of the card an unrevealed guard still holds: the ``called`` card (R8.8, R11)
     or B* (R9.4)."""
-    if called:
-        return CARD_RANK[called]
+    if called is not None:
+        return called.rank
     return SMALL_JOKER if "B" in rules.marked else None
 
 

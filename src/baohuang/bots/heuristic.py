@@ -58,14 +58,15 @@ from ..engine.actions import (
     Action,
     Call,
     OpenSolo,
+    Pass,
 )
-from ..engine.cards import BIG_JOKER, SMALL_JOKER, TWO
+from ..engine.cards import B_MARKED, BIG_JOKER, SMALL_JOKER, TWO
 from ..engine.plays import Play
 from ..engine.rules import Rules
 from ..engine.state import SEATS
-from ..engine.views import TrickEntry, View
+from ..engine.trick import TrickEntry
+from ..engine.views import View
 from .handsplit import (
-    CARD_RANK,
     CardCounter,
     beyond_finishing,
     cards_of,
@@ -170,7 +171,7 @@ class HeuristicBot:
         power = strength(rank_counts_of([*hand, *view.pile]), self.rules)
         if SOLO in legal and power >= self._solo_at(call=False):
             return SOLO
-        if "B*" in hand:  # 登基 holding both is a dark solo
+        if B_MARKED in hand:  # 登基 holding both is a dark solo
             hand_on = next((a for a in (TRANSFER, DECLINE) if a in legal), ACCEPT)
             return ACCEPT if power >= self.dark_solo_at else hand_on
         if ACCEPT in legal and (power >= self.accept_at or DECLINE not in legal):
@@ -192,7 +193,7 @@ class HeuristicBot:
         dark = power >= self.dark_solo_at
         return min(
             calls,
-            key=lambda a: ((copies[str(a.card)] >= 4) != dark, CARD_RANK[str(a.card)]),
+            key=lambda a: ((copies[a.card] >= 4) != dark, a.card.rank),
         )
 
     def _answer(self, legal: list[Action], counts: list[int]) -> Action:
@@ -231,10 +232,9 @@ class HeuristicBot:
             memory.suspect = [1.0] * SEATS
         trick, seen = view.trick, memory.trick
         fresh = trick[len(seen) :] if trick[: len(seen)] == seen else trick
-        before = [(e.seat, e.action == "pass") for e in trick[: len(trick) - len(fresh)]]
-        watch_round(
-            memory.suspect, view.emperor, before, ((e.seat, e.action == "pass") for e in fresh)
-        )
+        before = [(e.seat, isinstance(e.action, Pass)) for e in trick[: len(trick) - len(fresh)]]
+        passes = ((e.seat, isinstance(e.action, Pass)) for e in fresh)
+        watch_round(memory.suspect, view.emperor, before, passes)
         memory.trick = trick
 
     def _partners(self, view: View) -> list[float]:

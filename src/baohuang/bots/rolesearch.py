@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from functools import cache
 
 from ..engine.actions import PASS, Action, Call, OpenSolo
-from ..engine.cards import B_MARKED, R_CARD, R_MARKED, Card, deck, parse_cards
+from ..engine.cards import B_MARKED, R_CARD, R_MARKED, Card, deck
 from ..engine.determinize import ROLE_PHASES
 from ..engine.game import Game
 from ..engine.rules import Rules
@@ -72,7 +72,7 @@ def shown_cards(view: View, rules: Rules) -> list[tuple[int, Card]]:
     emperor card it took (R8.3, R9.3, R11.2), the revealed guard's copy of the called card or
     ``B*`` (转让, 明保, 造反: R9.3–R9.5)."""
     emperor, guard = view.emperor, view.guard
-    called = Card.parse(view.called) if view.called else None
+    called = view.called
     shown: list[tuple[int, Card]] = []
     if emperor is not None and view.phase != "candidate":
         if called is not None:
@@ -88,10 +88,10 @@ def sample_cards(view: View, rules: Rules, asked: int, rng: random.Random) -> Ca
     """A determinization of ``view`` in a role phase (module docstring)."""
     me = view.seat
     assert me is not None and view.hand is not None, "a seat's view"
-    mine = parse_cards(view.hand)
+    mine = list(view.hand)
     unseen = Counter(pack(rules))
     unseen.subtract(mine)
-    unseen.subtract(parse_cards(view.pile))
+    unseen.subtract(view.pile)
     hands: list[list[Card]] = [[] for _ in range(SEATS)]
     hands[me] = mine
     need = list(view.counts)
@@ -123,7 +123,7 @@ def declared(hand: Sequence[Card], rules: Rules) -> bool:
     """Whether the heuristic would declare an open solo holding ``hand``: at the call in the
     classic family (明独 showing four, R8.7), in a poll or as the candidate in the fixed-guard
     family (明独, 独保, R9.2, R9.3)."""
-    return strength(rank_counts_of(str(card) for card in hand), rules) >= _solo_need(rules)
+    return strength(rank_counts_of(hand), rules) >= _solo_need(rules)
 
 
 @cache
@@ -175,7 +175,7 @@ def settled_value(game: Game, me: int, policy: Policy) -> int:
     )[me]
 
 
-def role_answers(base: Action, legal: Sequence[Action], hand: Sequence[str]) -> list[Action]:
+def role_answers(base: Action, legal: Sequence[Action], hand: Sequence[Card]) -> list[Action]:
     """The answers worth scoring, the heuristic's first: every answer but calls, and of the
     calls the lowest of each kind (a dark one, holding all four, and a plain one)."""
     held = Counter(hand)
@@ -183,7 +183,7 @@ def role_answers(base: Action, legal: Sequence[Action], hand: Sequence[str]) -> 
     kinds: set[tuple[type, bool]] = set()
     for action in legal:
         if isinstance(action, Call | OpenSolo) and action.card is not None:
-            kind = (type(action), held[str(action.card)] >= 4)
+            kind = (type(action), held[action.card] >= 4)
             if kind in kinds:
                 continue
             kinds.add(kind)

@@ -49,7 +49,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
-from ..engine.actions import PASS, Action, PlayCards
+from ..engine.actions import PASS, Action, Pass, PlayCards
 from ..engine.determinize import ROLE_PHASES, determinize
 from ..engine.plays import Play
 from ..engine.rules import Rules
@@ -118,14 +118,14 @@ def root_position(
     assert me is not None and emperor is not None, "a seat's view in the play phase"
     passes = 0
     for entry in reversed(view.trick):
-        if entry.action != "pass":
+        if not isinstance(entry.action, Pass):
             break
         passes += 1
     known = view.guard_revealed or view.solo == "open"
     return Position(
         hands=hands,
         turn=me,
-        lead=Play.parse(lead.play) if lead else None,
+        lead=lead.play if lead else None,
         last=lead.seat if lead else me,
         passes=passes,
         places=list(view.places),

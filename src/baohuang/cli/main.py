@@ -38,7 +38,8 @@ from ..bots.base import (
     play_out,
 )
 from ..bots.learned import QModel
-from ..engine.actions import PASS, Action, Escape, parse_action
+from ..engine.actions import PASS, SOLO, Action, Call, Escape, OpenSolo, parse_action
+from ..engine.cards import format_cards
 from ..engine.describe import describe, refresh_markdown, summary
 from ..engine.errors import IllegalActionError, NotationError, RecordError, RulesError
 from ..engine.events import Event
@@ -287,7 +288,7 @@ def _hint(view: View, lang: str) -> str:
     if poll:
         return t(f"prompt.poll.{poll}", lang)
     if phase == "candidate":
-        pile = " ".join(view.pile) or t("pile.empty", lang)
+        pile = format_cards(view.pile) or t("pile.empty", lang)
         return t("prompt.candidate", lang, pile=pile, options=" / ".join(map(_with_word, legal)))
     if phase == "call":
         return t("prompt.call", lang, options=_call_options(legal, lang))
@@ -300,20 +301,21 @@ def _hint(view: View, lang: str) -> str:
     return t("prompt.follow", lang, play=view.lead.play)
 
 
-def _call_options(legal: Sequence[str], lang: str) -> str:
+def _call_options(legal: Sequence[Action], lang: str) -> str:
     """R8.7, R11.3: the kinds of call seat 0 may make, each with an example it holds."""
-    calls = [a.split()[1] for a in legal if a.startswith("call ")]
-    shown = [a.split()[1] for a in legal if a.startswith("solo ")]
-    options = [t("prompt.call.call", lang, card=calls[0])] if calls else []
-    options += [t("prompt.call.shown", lang, card=shown[0])] if shown else []
-    options += [t("prompt.call.solo", lang)] if "solo" in legal else []
+    calls = [a.card for a in legal if isinstance(a, Call)]
+    shown = [a.card for a in legal if isinstance(a, OpenSolo) and a.card is not None]
+    options = [t("prompt.call.call", lang, card=str(calls[0]))] if calls else []
+    options += [t("prompt.call.shown", lang, card=str(shown[0]))] if shown else []
+    options += [t("prompt.call.solo", lang)] if SOLO in legal else []
     return f" {t('prompt.or', lang)} ".join(options)
 
 
-def _with_word(action: str) -> str:
+def _with_word(action: Action) -> str:
     """A role answer with the game's word for it: ``transfer（转让）``."""
-    word = ACTION_WORDS.get(action)
-    return f"{action}（{word}）" if word else action
+    text = str(action)
+    word = ACTION_WORDS.get(text)
+    return f"{text}（{word}）" if word else text
 
 
 def _check_bot(name: str, lang: str) -> str:

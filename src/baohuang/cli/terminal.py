@@ -8,7 +8,7 @@ The rules the words name are in ``docs/rules.md``.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +18,8 @@ from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.table import Table
 from rich.text import Text
 
-from ..engine.cards import RANK_SYMBOLS, Card, sort_cards
+from ..engine.actions import Action
+from ..engine.cards import RANK_SYMBOLS, Card, format_cards, parse_cards, sort_cards
 from ..engine.rules import Rules
 from ..engine.scoring import GameResult, qq_tribute
 from ..engine.views import View
@@ -68,23 +69,23 @@ def role_text(role: str | None, solo: str | None, lang: str) -> str:
     return text
 
 
-def rank_groups(cards: Sequence[str]) -> list[str]:
+def rank_groups(cards: Iterable[Card]) -> list[str]:
     """A hand's cards grouped by rank, high first: ``["R: R", "2: 2s 2h", "A: Ah Ah Ad"]``."""
-    parsed = sort_cards(Card.parse(c) for c in cards)
     return [
         f"{RANK_SYMBOLS[rank]}: {' '.join(str(c) for c in group)}"
-        for rank, group in groupby(parsed, key=lambda c: c.rank)
+        for rank, group in groupby(sort_cards(cards), key=lambda c: c.rank)
     ]
 
 
 def group_hand(cards: Sequence[str]) -> str:
-    """A hand on one line, grouped by rank, high first: ``R: R  2: 2s 2h  A: Ah Ah Ad``."""
-    return "  ".join(rank_groups(cards))
+    """A hand in notation on one line, grouped by rank, high first: ``R: R  2: 2s 2h  A: Ah
+    Ah Ad``."""
+    return "  ".join(rank_groups(parse_cards(cards)))
 
 
-def legal_summary(legal: Sequence[str], lang: str, limit: int = 40) -> str:
+def legal_summary(legal: Sequence[Action], lang: str, limit: int = 40) -> str:
     """The legal actions, the first ``limit`` of them when there are more."""
-    shown = " ".join(legal[:limit])
+    shown = " ".join(map(str, legal[:limit]))
     if len(legal) > limit:
         shown += " " + t("help.more", lang, n=len(legal) - limit)
     return t("help.legal", lang, n=len(legal), actions=shown)
@@ -162,13 +163,14 @@ def status(view: View, lang: str) -> Table:
             lang,
             seat=seat_label(lead.seat, lang, me),
             play=lead.play,
-            cards=_cards(lead.cards),
+            cards=format_cards(lead.cards),
         )
         if lead
         else t("none", lang)
     )
     _text_row(grid, t("st.role", lang), role_text(view.role, view.solo, lang))
-    _text_row(grid, t("st.called", lang), view.called or t("none", lang))
+    called = view.called
+    _text_row(grid, t("st.called", lang), str(called) if called else t("none", lang))
     _text_row(grid, t("st.counts", lang), _counts(view, lang))
     _text_row(grid, t("st.current", lang), current)
     return grid

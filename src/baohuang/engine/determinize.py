@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import B_MARKED, NUM_RANKS, Card, parse_cards
+from .cards import B_MARKED, NUM_RANKS, Card
 from .game import Game
 from .rules import Rules
 from .state import SEATS
@@ -37,19 +37,19 @@ def determinize(
         raise ValueError(f"not a seat's role-phase view: phase {view.phase}")
     if [len(h) for h in hands] != list(view.counts):
         raise ValueError("the hands do not have the view's sizes")
-    if sorted(str(c) for c in hands[me]) != sorted(view.hand or ()):
+    if sorted(hands[me]) != sorted(view.hand or ()):
         raise ValueError("the view's seat holds other cards")
     game = Game.__new__(Game)
     game.rules, game.marked, game.seed = rules, rules.marked, f"determinized:{view.deal}"
     game.previous, game.given, game.dealt = None, None, []
     game.deal_no, game.dealer = view.deal, first
     game.lay_out(hands)
-    game.played, game.played_view = [0] * NUM_RANKS, None
+    game.played = [0] * NUM_RANKS
     game.events, game.actions, game.tribute_due, game.tribute_paid = [], [], [], []
     game.c0, game.cand_turn, game.forced = first, turns, False
-    game.pile = parse_cards(view.pile)
+    game.pile = list(view.pile)
     game.emperor = view.emperor
-    game.called = Card.parse(view.called) if view.called else None
+    game.called = view.called
     game.open_solo = view.solo == "open"
     game.guard = _guard(game, view)
     game.teams_set = view.emperor is not None and view.phase == "poll"
@@ -59,7 +59,7 @@ def determinize(
     game.guard_revealed = view.guard_revealed
     game.solo_revealed = view.rebellion and game.guard is None  # R9.5
     game.open_guard, game.rebellion, game.kicked = view.open_guard, view.rebellion, view.kicked
-    game.lead, game.lead_view, game.last_player, game.passes = None, None, -1, 0
+    game.lead, game.last_player, game.passes = None, -1, 0
     game.trick, game.places, game.clear_watch, game.cleared = [], [], None, []
     game.escaped, game.result, game._legal, game._texts = None, None, None, None
     game.phase, game.poll, game.poll_queue, game.poll_yes = view.phase, None, [], []

@@ -64,11 +64,12 @@ from .rounds import game_over, going_out, next_holder, next_leader, round_over
 from .rules import Rules
 from .scoring import GameResult, Outcome, escape_scores, outcome, score
 from .state import SEATS, GameState
-from .views import TrickEntry, View, build_view
+from .trick import TrickEntry
+from .views import View, build_view
 
 #: The flat lists a clone copies (the rest are immutable values or nested, see clone()).
 _LIST_SLOTS = (
-    "_hand_texts",
+    "_hands",
     "dealt",
     "sizes",
     "played",
@@ -87,7 +88,7 @@ _LIST_SLOTS = (
 
 
 #: A pass in the trick, per seat: entries are immutable, so every pass of a seat shares one.
-_PASSES = tuple(TrickEntry(seat, "pass") for seat in range(SEATS))
+_PASSES = tuple(TrickEntry(seat, PASS) for seat in range(SEATS))
 #: The phases with steps the engine may take itself (:meth:`Game._auto`).
 _AUTO_PHASES = ("candidate", "call", "tribute")
 #: The card ids of each suited rank in suit order ``s h d c``.
@@ -330,12 +331,10 @@ class Game(RolePhases):
         played[TWO] += play.twos
         played[SMALL_JOKER] += play.small
         played[BIG_JOKER] += play.big
-        self.played_view = None
-        self.lead_view = None
         self._event(
             "play", {"seat": seat, "play": play.text, "cards": cards, "left": self.sizes[seat]}
         )
-        self.trick.append(TrickEntry(seat, " ".join(cards)))
+        self.trick.append(TrickEntry(seat, action))
         if self.reveal_card in action.cards:
             self._reveal_by_play(seat)
         if self.clear_watch is not None and self.clear_watch != seat:

@@ -100,7 +100,6 @@ class RolePhases(GameState):
             start, first, hands = laid_out(self.given, self.deal_no, pack)
         self.lay_out(hands)
         self.played = [0] * NUM_RANKS
-        self.played_view = None
         self.c0 = first
         self.dealt.append(
             {"start": start, "first": first, "hands": [self.hand_text(s) for s in range(SEATS)]}
@@ -119,7 +118,6 @@ class RolePhases(GameState):
         self.last_player = -1
         self.passes = 0
         self.trick = []
-        self.lead_view = None
         self.places = []
         self.clear_watch = None
         self.cleared = []
@@ -543,7 +541,6 @@ class RolePhases(GameState):
         self.lead = None
         self.passes = 0
         self.trick = []
-        self.lead_view = None
         self.clear_watch = None
         self.current_seat = leader
         self._event("round", {"leader": leader, "jiefeng": jiefeng})

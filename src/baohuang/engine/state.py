@@ -13,7 +13,7 @@ from .rules import Rules
 from .scoring import GameResult
 
 if TYPE_CHECKING:
-    from .views import Lead, TrickEntry
+    from .trick import TrickEntry
 
 Phase = Literal["tribute", "candidate", "call", "poll", "play", "over"]
 SEATS = 5
@@ -23,7 +23,7 @@ class GameState:
     """Everything a game holds; see :class:`~baohuang.engine.game.Game` for the interface."""
 
     __slots__ = (
-        "_hand_texts",
+        "_hands",
         "_legal",
         "_texts",
         "actions",
@@ -48,7 +48,6 @@ class GameState:
         "kicked",
         "last_player",
         "lead",
-        "lead_view",
         "marked",
         "open_guard",
         "open_solo",
@@ -57,7 +56,6 @@ class GameState:
         "pile",
         "places",
         "played",
-        "played_view",
         "poll",
         "poll_queue",
         "poll_sealed",
@@ -131,10 +129,6 @@ class GameState:
     last_player: int
     passes: int
     trick: list[TrickEntry]
-    #: The play to beat as views show it, made once per play (views.py).
-    lead_view: Lead | None
-    #: 记牌器 as views show it (rank symbol → cards played), made once per change (views.py).
-    played_view: dict[str, int] | None
     places: list[int]
     #: R6.8 清3: the seat whose last play left a hand that can go out with its 3s in one play,
     #: and the (cleared, clearer) pairs.
@@ -145,8 +139,8 @@ class GameState:
     _legal: list[Action] | None
     #: The legal actions in notation, kept as long as ``_legal``.
     _texts: tuple[str, ...] | None
-    #: Per seat, the hand in notation, kept until the hand changes.
-    _hand_texts: list[tuple[str, ...] | None]
+    #: Per seat, the hand high first, kept until the hand changes.
+    _hands: list[tuple[Card, ...] | None]
 
     # ------------------------------------------------------------------ cards
 
@@ -160,54 +154,52 @@ class GameState:
                 row[card.id] += 1
                 ranks[card.rank] += 1
         self.sizes = [len(h) for h in hands]
-        self._hand_texts = [None] * SEATS
+        self._hands = [None] * SEATS
 
     def hand(self, seat: int) -> list[Card]:
         """The cards ``seat`` holds, high first. Private: only for that seat's view."""
-        row = self.cards[seat]
-        return [CARDS[cid] for cid in IDS_HIGH_FIRST for _ in range(row[cid])]
+        return list(self.hand_cards(seat))
 
     def hand_text(self, seat: int) -> list[str]:
         """:meth:`hand` in notation."""
-        return list(self.hand_tuple(seat))
+        return [CARD_TEXT[card.id] for card in self.hand_cards(seat)]
 
-    def hand_tuple(self, seat: int) -> tuple[str, ...]:
-        """:meth:`hand_text` as a tuple, kept until the hand changes (a view's ``hand``)."""
-        cached = self._hand_texts[seat]
+    def hand_cards(self, seat: int) -> tuple[Card, ...]:
+        """:meth:`hand` as a tuple, kept until the hand changes (a view's ``hand``)."""
+        cached = self._hands[seat]
         if cached is None:
             row = self.cards[seat]
-            texts: list[str] = []
+            cards: list[Card] = []
             for cid in IDS_HIGH_FIRST:
                 if row[cid]:
-                    texts += [CARD_TEXT[cid]] * row[cid]
-            cached = self._hand_texts[seat] = tuple(texts)
+                    cards += [CARDS[cid]] * row[cid]
+            cached = self._hands[seat] = tuple(cards)
         return cached
 
     def _take_cards(self, seat: int, cards: Sequence[Card]) -> list[str]:
-        """Take ``cards`` from ``seat``; their notation. A kept hand in notation loses them
-        (cheaper than making it anew: the rest keep their order)."""
-        hand = self._hand_texts[seat]
+        """Take ``cards`` from ``seat``; their notation. A kept hand loses them (cheaper than
+        making it anew: the rest keep their order)."""
+        hand = self._hands[seat]
         for card in cards:
             self._take(seat, card)
-        texts = [CARD_TEXT[card.id] for card in cards]
         if hand is not None:
             rest = list(hand)
-            for text in texts:
-                rest.remove(text)
-            self._hand_texts[seat] = tuple(rest)
-        return texts
+            for card in cards:
+                rest.remove(card)
+            self._hands[seat] = tuple(rest)
+        return [CARD_TEXT[card.id] for card in cards]
 
     def _take(self, seat: int, card: Card) -> None:
         self.cards[seat][card.id] -= 1
         self.counts[seat][card.rank] -= 1
         self.sizes[seat] -= 1
-        self._hand_texts[seat] = None
+        self._hands[seat] = None
 
     def _give(self, seat: int, card: Card) -> None:
         self.cards[seat][card.id] += 1
         self.counts[seat][card.rank] += 1
         self.sizes[seat] += 1
-        self._hand_texts[seat] = None
+        self._hands[seat] = None
 
     def _holder(self, card: Card) -> int | None:
         """The seat holding a copy of ``card`` (the first, for cards with copies)."""

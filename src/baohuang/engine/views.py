@@ -1,21 +1,25 @@
 """Per-seat views (R14): the only way a game's state leaves the engine.
 
-A :class:`View` holds what one seat may know: its own hand and role, and the public state. A
-spectator's view (seat ``None``) holds the public state alone. :meth:`View.to_json` is its
-wire form (the table protocol's ``view``, the browser reads it), :meth:`View.from_json` the
-way back (a remote bot gets views as JSON).
+A :class:`View` holds what one seat may know, as domain values (cards, plays, actions): its
+own hand and role, and the public state. A spectator's view (seat ``None``) holds the public
+state alone. :meth:`View.to_json` is its wire form, :data:`ViewData` (the table protocol's
+``view``, the browser reads it), :meth:`View.from_json` the way back (a remote bot gets views
+as JSON). Notation appears only there.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
-from .cards import CARD_TEXT, RANK_SYMBOLS
+from .actions import Action, PlayCards, parse_action
+from .cards import CARD_TEXT, RANK_SYMBOLS, Card, parse_cards
 from .events import Poll
+from .plays import Play
 from .scoring import GameResult
 from .state import Phase
+from .trick import Lead, LeadData, TrickEntry, TrickEntryData
 
 if TYPE_CHECKING:
     from .game import Game
@@ -26,43 +30,8 @@ Role = Literal["emperor", "guard", "rebel"]
 Solo = Literal["open", "dark"]
 
 
-@dataclass(frozen=True, slots=True)
-class Lead:
-    """The play to beat in the round in progress (R6.2)."""
-
-    seat: int
-    """The seat that made it."""
-    play: str
-    """The play in rank notation (``99B``)."""
-    cards: tuple[str, ...]
-    """The cards played, in card notation."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "play": self.play, "cards": list(self.cards)}
-
-    @staticmethod
-    def from_json(data: Mapping[str, Any]) -> Lead:
-        return Lead(data["seat"], data["play"], tuple(data["cards"]))
-
-
-@dataclass(frozen=True, slots=True)
-class TrickEntry:
-    """One turn of the round in progress, in order."""
-
-    seat: int
-    """The seat that acted."""
-    action: str
-    """The cards played (card notation, space-separated) or ``pass``."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "action": self.action}
-
-
-# Read-only by convention, not frozen: a frozen dataclass sets each of its 28 fields through
-# object.__setattr__, and a view is built at every decision (a tenth of an environment step).
-@dataclass(slots=True)
-class View:
-    """Everything one seat may know now (R14); see the module docstring."""
+class ViewData(TypedDict):
+    """Everything one seat may know now (R14), as the protocol sends it."""
 
     seat: int | None
     """The seat this view is for; null: a spectator."""
@@ -73,17 +42,17 @@ class View:
     turn: int | None
     """The seat to act; null once the game is over. In a sealed poll (``asked``) the view's
     own seat while it has yet to answer, else null: nobody learns who has answered (R14)."""
-    hand: tuple[str, ...] | None
+    hand: list[str] | None
     """The seat's own cards, high first; null for a spectator."""
     role: Role | None
     """The seat's role as it knows it; null while unknown."""
-    counts: tuple[int, ...]
+    counts: list[int]
     """Cards held, per seat."""
     candidate: int | None
     """The candidate asked to take the emperor card (R8.5), in the candidate phase."""
-    pile: tuple[str, ...]
+    pile: list[str]
     """The emperor pile handed along the candidates (R8.9)."""
-    tribute_due: tuple[int, ...]
+    tribute_due: list[int]
     """The seats still to pay a tribute card (R12), in order."""
     emperor: int | None
     """The emperor's seat, once someone took the emperor card (R8.5)."""
@@ -93,19 +62,19 @@ class View:
     """The emperor plays alone, as far as this seat may know it."""
     guard: int | None
     """The guard, as far as this seat may know it (R8.8: once revealed; the guard itself)."""
-    lead: Lead | None
+    lead: LeadData | None
     """The play to beat; null when the seat to act leads."""
-    trick: tuple[TrickEntry, ...]
+    trick: list[TrickEntryData]
     """The round in progress, turn by turn."""
-    played: Mapping[str, int]
+    played: dict[str, int]
     """记牌器: cards played so far by rank symbol (ranks not played are left out)."""
-    places: tuple[int, ...]
+    places: list[int]
     """The seats out so far, first place first (R6.4)."""
     marked: str
     """The marked jokers in the pack: ``RB``, ``R`` or empty (R7)."""
     poll: Poll | None
     """The poll in progress, in the poll phase."""
-    asked: tuple[int, ...]
+    asked: list[int]
     """In a sealed poll (明保, 造反; R14): every seat asked, in the poll's order. They answer at
     once, none seeing another's answer, and the answers are published together when the last
     is in; until then nothing public tells who has answered. Empty otherwise."""
@@ -121,7 +90,7 @@ class View:
     """The seat that escaped (逃跑, R10.4), ending the game."""
     result: GameResult | None
     """The game's result once it is over."""
-    legal: tuple[str, ...]
+    legal: list[str]
     """The seat's legal actions in notation, when it is to act; else empty."""
     answer: str | None
     """The seat's own answer to the sealed poll in progress, until the answers are published
@@ -129,26 +98,68 @@ class View:
     seq: int
     """The number of engine events so far."""
 
+
+# Read-only by convention, not frozen: a frozen dataclass sets each of its 30 fields through
+# object.__setattr__, and a view is built at every decision (a tenth of an environment step).
+@dataclass(slots=True)
+class View:
+    """Everything one seat may know now (R14): :data:`ViewData`'s fields, in domain values
+    where it has notation (the cards, the play to beat, the trick, the actions) and the
+    记牌器 as counts by rank index."""
+
+    seat: int | None
+    phase: Phase
+    deal: int
+    turn: int | None
+    hand: tuple[Card, ...] | None
+    role: Role | None
+    counts: tuple[int, ...]
+    candidate: int | None
+    pile: tuple[Card, ...]
+    tribute_due: tuple[int, ...]
+    emperor: int | None
+    called: Card | None
+    solo: Solo | None
+    guard: int | None
+    lead: Lead | None
+    trick: tuple[TrickEntry, ...]
+    #: 记牌器: cards played so far per rank index (15, jokers last).
+    played: tuple[int, ...]
+    places: tuple[int, ...]
+    marked: str
+    poll: Poll | None
+    asked: tuple[int, ...]
+    open_guard: bool
+    guard_revealed: bool
+    rebellion: bool
+    kicked: bool
+    escaped: int | None
+    result: GameResult | None
+    legal: tuple[Action, ...]
+    answer: Action | None
+    seq: int
+
     def to_json(self) -> dict[str, Any]:
-        """The view as JSON-serialisable data (the protocol's ``view``)."""
+        """The view as JSON-serialisable data (:data:`ViewData`, the protocol's ``view``)."""
+        hand, called, answer = self.hand, self.called, self.answer
         return {
             "seat": self.seat,
             "phase": self.phase,
             "deal": self.deal,
             "turn": self.turn,
-            "hand": list(self.hand) if self.hand is not None else None,
+            "hand": _texts(hand) if hand is not None else None,
             "role": self.role,
             "counts": list(self.counts),
             "candidate": self.candidate,
-            "pile": list(self.pile),
+            "pile": _texts(self.pile),
             "tribute_due": list(self.tribute_due),
             "emperor": self.emperor,
-            "called": self.called,
+            "called": CARD_TEXT[called.id] if called is not None else None,
             "solo": self.solo,
             "guard": self.guard,
             "lead": self.lead.to_json() if self.lead is not None else None,
             "trick": [entry.to_json() for entry in self.trick],
-            "played": dict(self.played),
+            "played": played_json(self.played),
             "places": list(self.places),
             "marked": self.marked,
             "poll": self.poll,
@@ -159,33 +170,35 @@ class View:
             "kicked": self.kicked,
             "escaped": self.escaped,
             "result": self.result.to_dict() if self.result is not None else None,
-            "legal": list(self.legal),
-            "answer": self.answer,
+            "legal": actions_json(self.legal),
+            "answer": str(answer) if answer is not None else None,
             "seq": self.seq,
         }
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> View:
-        """The view whose :meth:`to_json` is ``data``."""
+        """The view whose :meth:`to_json` is ``data``; raises
+        :class:`~baohuang.engine.errors.NotationError` on a card or action it cannot read."""
         hand, lead, result = data["hand"], data["lead"], data["result"]
+        called, answer, played = data["called"], data.get("answer"), data["played"]
         return View(
             seat=data["seat"],
             phase=data["phase"],
             deal=data["deal"],
             turn=data["turn"],
-            hand=tuple(hand) if hand is not None else None,
+            hand=tuple(parse_cards(hand)) if hand is not None else None,
             role=data["role"],
             counts=tuple(data["counts"]),
             candidate=data["candidate"],
-            pile=tuple(data["pile"]),
+            pile=tuple(parse_cards(data["pile"])),
             tribute_due=tuple(data["tribute_due"]),
             emperor=data["emperor"],
-            called=data["called"],
+            called=Card.parse(called) if called is not None else None,
             solo=data["solo"],
             guard=data["guard"],
             lead=Lead.from_json(lead) if lead is not None else None,
-            trick=tuple(TrickEntry(e["seat"], e["action"]) for e in data["trick"]),
-            played=dict(data["played"]),
+            trick=tuple(TrickEntry.from_json(entry) for entry in data["trick"]),
+            played=tuple(played.get(symbol, 0) for symbol in RANK_SYMBOLS),
             places=tuple(data["places"]),
             marked=data["marked"],
             poll=data["poll"],
@@ -196,10 +209,26 @@ class View:
             kicked=data["kicked"],
             escaped=data["escaped"],
             result=GameResult.from_dict(result) if result is not None else None,
-            legal=tuple(data["legal"]),
-            answer=data.get("answer"),
+            legal=tuple(parse_action(text) for text in data["legal"]),
+            answer=parse_action(answer) if answer is not None else None,
             seq=data["seq"],
         )
+
+
+def _texts(cards: Sequence[Card]) -> list[str]:
+    """Cards in notation."""
+    return [CARD_TEXT[card.id] for card in cards]
+
+
+def played_json(played: Sequence[int]) -> dict[str, int]:
+    """记牌器 counts by rank index as the wire shows them: by rank symbol, ranks not played
+    left out."""
+    return {RANK_SYMBOLS[rank]: n for rank, n in enumerate(played) if n}
+
+
+def actions_json(actions: Sequence[Action]) -> list[str]:
+    """Actions in notation (a play its rank notation, kept on it)."""
+    return [a.text if type(a) is Play else str(a) for a in actions]
 
 
 def known_role(game: Game, seat: int | None) -> Role | None:
@@ -235,12 +264,7 @@ def known_solo(game: Game, seat: int | None) -> Solo | None:
 def build_view(game: Game, seat: int | None) -> View:
     """The view of ``game`` for ``seat`` (see the module docstring)."""
     hand, role, solo, guard, legal, turn, answer = _own(game, seat)
-    phase, pile, due = game.phase, game.pile, game.tribute_due
-    lead, played = game.lead_view, game.played_view  # made once per play, then kept
-    if lead is None and game.lead is not None:
-        lead = _lead(game)
-    if played is None:
-        played = _played(game)
+    phase, due = game.phase, game.tribute_due
     # Positional, in field order: a view is built at every decision, and CPython matching 30
     # keyword arguments by name costs more than building the rest of it. Lists then tuples:
     # faster than tuple(generator).
@@ -253,15 +277,15 @@ def build_view(game: Game, seat: int | None) -> View:
         role,
         tuple(game.sizes),  # counts
         turn if phase == "candidate" else None,  # candidate
-        tuple([CARD_TEXT[c.id] for c in pile]) if pile else (),  # pile
+        tuple(game.pile),
         tuple([payer for payer, _ in due]) if due else (),  # tribute_due
         game.emperor,
-        CARD_TEXT[game.called.id] if game.called else None,  # called
+        game.called,
         solo,
         guard,
-        lead,
+        _lead(game),
         tuple(game.trick),
-        played,
+        tuple(game.played),
         tuple(game.places),
         game.marked,
         game.poll,
@@ -285,31 +309,26 @@ def _asked(game: Game) -> tuple[int, ...]:
     return ()
 
 
-def _played(game: Game) -> dict[str, int]:
-    """记牌器 as a view shows it, kept on the game until the next play (views share it)."""
-    pairs = zip(RANK_SYMBOLS, game.played, strict=True)
-    played = game.played_view = {symbol: n for symbol, n in pairs if n}
-    return played
-
-
-def _lead(game: Game) -> Lead:
-    """The play to beat (there is one) as a view shows it, kept on the game until the next."""
-    assert game.lead is not None
+def _lead(game: Game) -> Lead | None:
+    """The play to beat, with the cards of the trick's last play (R6.2); ``None`` to lead."""
+    play = game.lead
+    if play is None:
+        return None
     for made in reversed(game.trick):  # the last entry that is not a pass
-        if made.action != "pass":
-            break
-    lead = game.lead_view = Lead(made.seat, game.lead.text, tuple(made.action.split()))
-    return lead
+        action = made.action
+        if type(action) is PlayCards:
+            return Lead(made.seat, play, action.cards)
+    raise AssertionError("a play to beat with no play in the trick")
 
 
 _Own = tuple[
-    tuple[str, ...] | None,
+    tuple[Card, ...] | None,
     Role | None,
     Solo | None,
     int | None,
-    tuple[str, ...],
+    tuple[Action, ...],
     int | None,
-    str | None,
+    Action | None,
 ]
 
 
@@ -317,13 +336,13 @@ def _own(game: Game, seat: int | None) -> _Own:
     """What only ``seat`` may know: its hand, role, the solo and guard as it knows them, its
     legal actions (when it may act), the seat to act as it may know it (in a sealed poll
     itself or nobody, R14) and its sealed answer."""
-    hand = game.hand_tuple(seat) if seat is not None else None
+    hand = game.hand_cards(seat) if seat is not None else None
     turn, answer = game.current_seat, None
     if game.sealed:
         turn = seat if seat is not None and seat in game.poll_queue else None
-        answer = next((str(a) for s, a in game.poll_sealed if s == seat), None)
+        answer = next((a for s, a in game.poll_sealed if s == seat), None)
     acting = seat is not None and seat == turn
-    legal = game.legal_texts(seat) if acting else ()
+    legal = tuple(game.legal_actions(seat)) if acting else ()
     solo, guard = known_solo(game, seat), known_guard(game, seat)
     return hand, known_role(game, seat), solo, guard, legal, turn, answer
 
@@ -339,8 +358,8 @@ def views_json(game: Game, seats: Sequence[int | None]) -> dict[int | None, dict
             continue
         hand, role, solo, guard, legal, turn, answer = _own(game, seat)
         data = public.copy()  # the shared values are never changed: safe to share
-        own = list(hand) if hand is not None else None
+        own = _texts(hand) if hand is not None else None
         data.update(seat=seat, turn=turn, hand=own, role=role, solo=solo, guard=guard)
-        data.update(legal=list(legal), answer=answer)
+        data.update(legal=actions_json(legal), answer=str(answer) if answer is not None else None)
         out[seat] = data
     return out

@@ -20,6 +20,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
+from baohuang.engine.cards import format_cards
 from baohuang.engine.game import Game
 from baohuang.engine.match import Match
 from baohuang.engine.rules import Rules
@@ -199,7 +200,7 @@ class BaohuangEnv(AECEnv):  # type: ignore[misc]
             f"counts {list(view.counts)}"
         )
         if seat is not None:
-            text += f"\nseat {seat}: {' '.join(view.hand or ())}"
+            text += f"\nseat {seat}: {format_cards(view.hand or ())}"
         if self.render_mode == "human":
             print(text)
             return None

@@ -109,7 +109,8 @@ NUM_ACTIONS_TWOS_WILD = NUM_ACTIONS + TWO * MAX_RANK_COUNT**2 * len(_JOKER_SPLIT
 @dataclass(frozen=True, slots=True)
 class ActionTable:
     """Ids to engine actions and back; an action's key is its notation (``str(action)``),
-    which is also how a :class:`~baohuang.engine.views.View` lists the legal actions."""
+    which is also how a view's JSON (:data:`~baohuang.engine.views.ViewData`) and
+    :meth:`Game.legal_texts <baohuang.engine.game.Game.legal_texts>` list the legal actions."""
 
     actions: Sequence[Action]
     ids: Mapping[str, int]
@@ -126,12 +127,12 @@ class ActionTable:
         return self.ids[action if isinstance(action, str) else str(action)]
 
     def ids_of(self, legal: Iterable[str]) -> list[int]:
-        """The ids of the actions in ``legal`` (notation, as a view lists them), in order."""
+        """The ids of the actions in ``legal`` (in notation), in order."""
         ids = self.ids
         return [ids[key] for key in legal]
 
     def mask(self, legal: Iterable[str]) -> npt.NDArray[np.int8]:
-        """1 at the id of each action in ``legal`` (notation, as a view lists them), else 0."""
+        """1 at the id of each action in ``legal`` (in notation), else 0."""
         mask = bytearray(len(self.actions))
         for action_id in self.ids_of(legal):
             mask[action_id] = 1

@@ -12,11 +12,13 @@ from __future__ import annotations
 import struct
 from collections.abc import Sequence
 
-from baohuang.engine.cards import BIG_JOKER, CARDS, NUM_RANKS, RANK_SYMBOLS, SMALL_JOKER, TWO
+from baohuang.engine.actions import PlayCards
+from baohuang.engine.cards import BIG_JOKER, NUM_RANKS, SMALL_JOKER, TWO
 from baohuang.engine.events import Event
 from baohuang.engine.plays import Play
 from baohuang.engine.state import SEATS
-from baohuang.engine.views import TrickEntry, View
+from baohuang.engine.trick import TrickEntry
+from baohuang.engine.views import View
 
 #: Per-seat facts after the cards played per rank in a :attr:`PublicHistory.rows` row.
 FACTS = ("declines", "rebel", "kick")
@@ -26,9 +28,6 @@ ROW = NUM_RANKS + len(FACTS)
 _ZEROS = [0.0] * ROW
 _ROW = struct.Struct(f"{ROW}f")
 
-#: A card in notation to its rank index, and a rank symbol to its index.
-CARD_RANKS = {str(card): card.rank for card in CARDS}
-RANK_INDEX = {symbol: rank for rank, symbol in enumerate(RANK_SYMBOLS)}
 #: A play's notation to its (rank index, cards) parts, filler 2s under ``2``.
 _PARTS: dict[str, tuple[tuple[int, int], ...]] = {}
 
@@ -37,11 +36,14 @@ def play_parts(text: str) -> tuple[tuple[int, int], ...]:
     """The (rank index, number of cards) pairs of a play in notation (cached)."""
     parts = _PARTS.get(text)
     if parts is None:
-        play = Play.parse(text)
-        pairs = ((play.rank, play.count), (TWO, play.twos), (SMALL_JOKER, play.small))
-        parts = tuple((r, n) for r, n in (*pairs, (BIG_JOKER, play.big)) if n)
-        _PARTS[text] = parts
+        parts = _PARTS[text] = parts_of(Play.parse(text))
     return parts
+
+
+def parts_of(play: Play) -> tuple[tuple[int, int], ...]:
+    """The (rank index, number of cards) pairs of ``play``, filler 2s under ``2``."""
+    pairs = ((play.rank, play.count), (TWO, play.twos), (SMALL_JOKER, play.small))
+    return tuple((r, n) for r, n in (*pairs, (BIG_JOKER, play.big)) if n)
 
 
 class PublicHistory:
@@ -147,16 +149,18 @@ class ViewHistory(PublicHistory):
         trick, old = view.trick, self._trick
         new = trick[len(old) :] if trick[: len(old)] == old else trick
         for entry in new:
-            if entry.action != "pass" and entry.seat != me:
+            action = entry.action
+            if type(action) is PlayCards and entry.seat != me:
                 row = self.rows[entry.seat]
-                for text in entry.action.split():
-                    row[CARD_RANKS[text]] += 1
+                for card in action.cards:
+                    row[card.rank] += 1
                 self._changed(entry.seat)
         self._trick = trick
         own = [0.0] * NUM_RANKS
-        for symbol, n in view.played.items():
-            rank = RANK_INDEX[symbol]
-            own[rank] = max(0.0, n - sum(row[rank] for s, row in enumerate(self.rows) if s != me))
+        for rank, n in enumerate(view.played):
+            if n:
+                others = sum(row[rank] for s, row in enumerate(self.rows) if s != me)
+                own[rank] = max(0.0, n - others)
         if own != self.rows[me][:NUM_RANKS]:
             self.rows[me][:NUM_RANKS] = own
             self._changed(me)

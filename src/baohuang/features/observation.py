@@ -11,26 +11,26 @@ layout, block by block (``docs/env.md`` lists it).
 from __future__ import annotations
 
 import struct
-from collections.abc import Mapping
 from dataclasses import dataclass
 from operator import sub
 
 import numpy as np
 import numpy.typing as npt
 
+from baohuang.engine.actions import Pass
 from baohuang.engine.cards import (
-    CARDS,
     NUM_CARD_IDS,
     NUM_RANKS,
     RANK_SYMBOLS,
     Card,
     deck,
 )
+from baohuang.engine.plays import Play
 from baohuang.engine.rules import Rules
 from baohuang.engine.state import SEATS
 from baohuang.engine.views import View
 
-from .history import DECLINES, FACTS, PublicHistory, play_parts
+from .history import DECLINES, FACTS, PublicHistory, parts_of
 
 Vector = npt.NDArray[np.float32]
 
@@ -130,10 +130,6 @@ def _high() -> Vector:
 #: The upper bound of each element (all lower bounds are 0).
 HIGH = _high()
 
-_CARD_BY_TEXT: dict[str, Card] = {str(c): c for c in CARDS}
-#: A card in notation to its hand_cards and hand_ranks elements.
-_HAND_SLOTS = {str(c): (c.id, NUM_CARD_IDS + c.rank) for c in CARDS}
-_RANK_BY_SYMBOL = {s: i for i, s in enumerate(RANK_SYMBOLS)}
 _PHASE = {p: i for i, p in enumerate(PHASES)}
 _POLL = {p: i for i, p in enumerate(POLLS)}
 _ROLE = {r: i for i, r in enumerate(ROLES)}
@@ -192,13 +188,13 @@ class Encoder:
         flags = [float(getattr(rules, name)) for name in RULE_FLAGS]
         self._rules = _pack(flags + [float(rules.selection == s) for s in SELECTIONS])
         #: Per seat: the last hand seen, its hand_cards + hand_ranks block, the pack less it.
-        self._hands: list[tuple[tuple[str, ...] | None, bytes, list[float]]] = [
+        self._hands: list[tuple[tuple[Card, ...] | None, bytes, list[float]]] = [
             (None, b"", []) for _ in range(SEATS)
         ]
         #: The last 记牌器 seen, its played block, its cards per rank.
-        self._played: tuple[Mapping[str, int] | None, bytes, list[float]] = (None, b"", [])
-        self._leads: dict[str, bytes] = {}
-        self._called: dict[str | None, bytes] = {}
+        self._played: tuple[tuple[int, ...] | None, bytes, list[float]] = (None, b"", [])
+        self._leads: dict[Play, bytes] = {}
+        self._called: dict[Card | None, bytes] = {}
 
     def encode(self, view: View, history: PublicHistory, game: int = 0) -> Vector:
         """The observation of ``view``'s seat (a new array); ``game``: its index in the match."""
@@ -208,7 +204,7 @@ class Encoder:
         if view.hand is not last:
             hand, left = self._hand(me, view.hand or ())
         seen, played, ranks = self._played
-        if view.played is not seen:
+        if view.played != seen:
             played, ranks = self._count_played(view.played)
         lead = view.lead
         parts = [
@@ -224,56 +220,52 @@ class Encoder:
         ]
         return np.frombuffer(bytearray().join(parts), np.float32)
 
-    def _hand(self, seat: int, hand: tuple[str, ...]) -> tuple[bytes, list[float]]:
+    def _hand(self, seat: int, hand: tuple[Card, ...]) -> tuple[bytes, list[float]]:
         """The hand_cards + hand_ranks block, and the pack's ranks less the hand's."""
         encoded = [0.0] * _HAND
         if hand:
             run, n = hand[0], 0
-            for text in hand:  # copies of a card come together (high first): count runs
-                if text is run:
+            for card in hand:  # copies of a card come together (high first): count runs
+                if card is run:
                     n += 1
                 else:
-                    card_slot, rank_slot = _HAND_SLOTS[run]
-                    encoded[card_slot] += n
-                    encoded[rank_slot] += n
-                    run, n = text, 1
-            card_slot, rank_slot = _HAND_SLOTS[run]
-            encoded[card_slot] += n
-            encoded[rank_slot] += n
+                    encoded[run.id] += n
+                    encoded[NUM_CARD_IDS + run.rank] += n
+                    run, n = card, 1
+            encoded[run.id] += n
+            encoded[NUM_CARD_IDS + run.rank] += n
         left = list(map(sub, self._pack, encoded[NUM_CARD_IDS:]))
         block = _pack(encoded)
         self._hands[seat] = (hand, block, left)
         return block, left
 
-    def _count_played(self, played: Mapping[str, int]) -> tuple[bytes, list[float]]:
-        """The played block of 记牌器 ``played``, and its cards per rank."""
-        ranks = [0.0] * NUM_RANKS
-        for symbol, n in played.items():
-            ranks[_RANK_BY_SYMBOL[symbol]] = n
+    def _count_played(self, played: tuple[int, ...]) -> tuple[bytes, list[float]]:
+        """The played block of 记牌器 ``played`` (per rank index), and its cards per rank."""
+        ranks = [float(n) for n in played]
         block = _pack(ranks)
         self._played = (played, block, ranks)
         return block, ranks
 
-    def _lead(self, text: str) -> bytes:
-        """The lead block of a play in notation (filler 2s under 2), kept for good."""
+    def _lead(self, play: Play) -> bytes:
+        """The lead block of ``play`` (filler 2s under 2), kept for good."""
         encoded = [0.0] * NUM_RANKS
-        for rank, n in play_parts(text):
+        for rank, n in parts_of(play):
             encoded[rank] = n
-        block = self._leads[text] = _pack(encoded)
+        block = self._leads[play] = _pack(encoded)
         return block
 
     @staticmethod
-    def _pile(pile: tuple[str, ...]) -> bytes:
+    def _pile(pile: tuple[Card, ...]) -> bytes:
         ranks = [0.0] * NUM_RANKS
-        for text in pile:
-            ranks[_CARD_BY_TEXT[text].rank] += 1
+        for card in pile:
+            ranks[card.rank] += 1
         return _pack(ranks)
 
-    def _call(self, text: str | None) -> bytes:
+    def _call(self, card: Card | None) -> bytes:
         called = [0.0] * NUM_CARD_IDS
-        if text is not None:
-            called[_CARD_BY_TEXT[text].id] = 1.0
-        block = self._called[text] = _pack(called)
+        if card is not None:
+            called[card.id] = 1.0
+        block = self._called[card] = _pack(called)
         return block
 
     def _tail(self, view: View, me: int, game: int) -> list[float]:
@@ -297,7 +289,7 @@ class Encoder:
         if lead is not None:
             out[row_at[lead.seat] + 6] = 1.0
             for entry in reversed(view.trick):  # R6.2: passes since the play to beat
-                if entry.action != "pass":
+                if type(entry.action) is not Pass:
                     break
                 out[row_at[entry.seat] + 7] = 1.0
         if view.role is not None:

@@ -33,10 +33,9 @@ from typing import (
 import typing_extensions
 from pydantic import BaseModel, ConfigDict, Field, with_config
 
-from ..engine import events
+from ..engine import events, views
 from ..engine.scoring import GameResult
 from ..engine.state import SEATS
-from ..engine.views import Lead, TrickEntry, View
 
 #: The protocol's major version, also in the WebSocket URL (``/ws/v1/...``).
 VERSION = 1
@@ -49,10 +48,9 @@ CommandId = Annotated[str, Field(min_length=1, max_length=64)]
 
 #: Unknown fields are an error, not silently dropped; the docstrings of fields describe them.
 STRICT = ConfigDict(extra="forbid", use_attribute_docstrings=True)
-# The engine's dataclasses keep this config wherever they appear (a lenient parent, such as
-# EventData, would pass its own on to them).
-for _engine_type in (View, Lead, TrickEntry, GameResult):
-    with_config(STRICT)(_engine_type)
+# The engine's result keeps this config wherever it appears (a lenient parent, such as
+# EventData, would pass its own on to it).
+with_config(STRICT)(GameResult)
 
 
 class Model(BaseModel):
@@ -298,9 +296,12 @@ def _for_pydantic(hint: Any) -> Any:
 
 if TYPE_CHECKING:
     SeatEvent = events.SeatEvent
+    View = views.ViewData
 else:
     #: An engine event as this seat sees it (``Event.to_json``), by ``kind``.
     SeatEvent = Annotated[_for_pydantic(events.SeatEvent), Field(discriminator="kind")]
+    #: A seat's view (``View.to_json``).
+    View = _typed_dict(views.ViewData)
 
 
 class TurnClock(Model):
@@ -347,7 +348,7 @@ class EventData(Model):
       ``connected`` {seat, on}; ``signal`` {seat, signal, zh, en};
     - ``start`` {match, game, events, view?}: a game of the match begins;
     - ``game`` {game, events, view?}: the engine events one action caused, as this seat sees
-      them (:data:`SeatEvent`); a live one carries the seat's fresh :class:`View`, replayed
+      them (:data:`SeatEvent`); a live one carries the seat's fresh view, replayed
       ones only on the last;
     - ``game_over`` {game, result, scores, totals, record, players, roles, scoring,
       unscored, dissolved, tribute}: ``scores`` are the points that count (all 0 when

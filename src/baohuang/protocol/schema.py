@@ -15,13 +15,14 @@ from pydantic import BaseModel, TypeAdapter
 
 from ..engine import events
 from ..engine.scoring import GameResult
-from ..engine.views import Lead, TrickEntry, View
+from ..engine.trick import LeadData, TrickEntryData
+from ..engine.views import ViewData
 from ..text.catalog import MESSAGES
 from . import messages as protocol
 from .messages import ClientMessage, SeatEvent, ServerMessage
 
 #: The engine's types in a ``view`` and in ``events``, documented after the models.
-VIEW_TYPES = (View, Lead, TrickEntry, GameResult)
+VIEW_TYPES = (ViewData, LeadData, TrickEntryData, GameResult)
 EVENT_TYPES = (*get_args(events.SeatEvent), events.Transfer, events.TributeCard)
 
 #: The envelopes in the order the docs list them, with one example each.
