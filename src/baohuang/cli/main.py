@@ -42,7 +42,15 @@ from ..engine.actions import PASS, SOLO, Action, Call, Escape, OpenSolo, parse_a
 from ..engine.cards import format_cards
 from ..engine.describe import describe, refresh_markdown, summary
 from ..engine.errors import IllegalActionError, NotationError, RecordError, RulesError
-from ..engine.events import Event
+from ..engine.events import (
+    CallEvent,
+    DealEvent,
+    DeclineEvent,
+    Event,
+    RolesEvent,
+    TributeEvent,
+    TributePaidEvent,
+)
 from ..engine.game import Game, new_game
 from ..engine.match import Match, game_seed
 from ..engine.record import read_record, replay, write_record
@@ -631,23 +639,19 @@ def rules_command(
 def open_event(event: Event) -> dict[str, Any]:
     """An event with its private parts opened for a post-game replay (all hands, the guard)."""
     out = event.to_json(None)
-    private = event.private
-    if event.kind == "deal":
-        out["hands"] = {seat: fields["hand"] for seat, fields in private.items()}
-    elif event.kind in ("tribute_paid", "decline"):
-        out.update(private.get(event.public["seat"], {}))
-    elif event.kind == "tribute":
+    if isinstance(event, DealEvent):
+        out["hands"] = {seat: [str(card) for card in hand] for seat, hand in enumerate(event.hands)}
+    elif isinstance(event, TributePaidEvent | DeclineEvent):
+        out = event.to_json(event.seat)
+    elif isinstance(event, TributeEvent):  # each card handed over, by receiver
         out["cards"] = [
-            move
-            for seat, fields in private.items()
-            for move in fields["cards"]
-            if move["to"] == seat
+            {"from": payer, "to": to, "card": str(card)}
+            for payer, to, card in sorted(event.transfers, key=lambda move: move[1])
         ]
-    elif event.kind in ("call", "roles"):
-        guards = [seat for seat, fields in private.items() if fields.get("guard")]
-        if guards:
-            out["guard_seat"] = guards[0]
-        out["dark"] = any(fields.get("solo") == "dark" for fields in private.values())
+    elif isinstance(event, CallEvent | RolesEvent):
+        if event.guard is not None:
+            out["guard_seat"] = event.guard
+        out["dark"] = event.guard is None
     return out
 
 

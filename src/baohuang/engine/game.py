@@ -56,7 +56,16 @@ from .cards import (
 )
 from .errors import BaohuangError
 from .errors import IllegalActionError as IllegalActionError
-from .events import Event
+from .events import (
+    ClearedEvent,
+    EscapeEvent,
+    Event,
+    GameOverEvent,
+    OutEvent,
+    PassEvent,
+    PlayEvent,
+    RevealEvent,
+)
 from .movegen import SIX, THREE, plays_for
 from .plays import Play, allowed, beats, must_empty_hand
 from .roles import SEALED_POLLS, RolePhases
@@ -325,22 +334,20 @@ class Game(RolePhases):
 
     def _play(self, seat: int, action: PlayCards) -> None:
         play = action.play
-        cards = self._take_cards(seat, action.cards)
+        self._take_cards(seat, action.cards)
         played = self.played
         played[play.rank] += play.count
         played[TWO] += play.twos
         played[SMALL_JOKER] += play.small
         played[BIG_JOKER] += play.big
-        self._event(
-            "play", {"seat": seat, "play": play.text, "cards": cards, "left": self.sizes[seat]}
-        )
+        self._emit(PlayEvent, seat, play, action.cards, self.sizes[seat])
         self.trick.append(TrickEntry(seat, action))
         if self.reveal_card in action.cards:
             self._reveal_by_play(seat)
         if self.clear_watch is not None and self.clear_watch != seat:
             # R6.8 清3: the play before the 3s' final play was beaten.
             self.cleared.append((self.clear_watch, seat))
-            self._event("cleared", {"seat": self.clear_watch, "by": seat})
+            self._emit(ClearedEvent, self.clear_watch, seat)
         self.clear_watch = seat if self._threes_go_next(seat) else None
         self.lead = play
         self.last_player = seat
@@ -355,7 +362,7 @@ class Game(RolePhases):
         """R8.8 / R9.4: the guard plays the called card or B*; R9.4: a dark solo plays B*."""
         if seat == self.guard and not self.guard_revealed:
             self.guard_revealed = True
-            self._event("reveal", {"seat": seat, "role": "guard"})
+            self._emit(RevealEvent, seat, "guard")
         elif (
             seat == self.emperor
             and self.guard is None
@@ -363,7 +370,7 @@ class Game(RolePhases):
             and not (self.open_solo or self.solo_revealed)
         ):
             self.solo_revealed = True
-            self._event("reveal", {"seat": seat, "role": "solo"})
+            self._emit(RevealEvent, seat, "solo")
 
     def _threes_go_next(self, seat: int) -> bool:
         """R6.8: the hand holds 3s and could go out in one play with them: nothing else but
@@ -378,14 +385,14 @@ class Game(RolePhases):
         """R6.4: an empty hand is out; R6.6: one seat left with cards ends the game (大落)."""
         for out in going_out(self.places, seat):
             self.places.append(out)
-            self._event("out", {"seat": out, "place": len(self.places)})
+            self._emit(OutEvent, out, len(self.places))
         if game_over(self.places):
             self._finish()
 
     def _pass(self, seat: int) -> None:
         """A pass: the next holder acts (R6.2), or the round ends (R6.3, R6.5 接风)."""
         self.passes += 1
-        self._event("pass", {"seat": seat})
+        self._emit(PassEvent, seat)
         self.trick.append(_PASSES[seat])
         sizes, last = self.sizes, self.last_player
         if round_over(sizes, last, self.passes, self.places):
@@ -424,14 +431,14 @@ class Game(RolePhases):
             escaped=self.escaped,
             cleared=tuple(self.cleared),
         )
-        self._event("game_over", self.result.to_dict())
+        self._emit(GameOverEvent, self.result)
 
     def _escape(self, seat: int) -> None:
         """R10.4 逃跑: −30 to the seat that leaves, the game over and unscored for the others."""
         self.escaped = seat
         self.phase = "over"
         self.current_seat = None
-        self._event("escape", {"seat": seat})
+        self._emit(EscapeEvent, seat)
         self._set_result(escape_scores(seat), "escape")
 
     # ------------------------------------------------------------------ dispatch

@@ -59,7 +59,28 @@ from .cards import (
     parse_cards,
 )
 from .errors import RecordError
-from .events import Poll
+from .events import (
+    AcceptEvent,
+    CallEvent,
+    CandidateEvent,
+    DealEvent,
+    DeclareEvent,
+    DeclineEvent,
+    KickEvent,
+    OpenSoloEvent,
+    Poll,
+    PollEvent,
+    RebellionEvent,
+    RevealEvent,
+    RolesEvent,
+    RoundEvent,
+    SoloHow,
+    TransferEvent,
+    TributeDueEvent,
+    TributeEvent,
+    TributePaidEvent,
+    VoidEvent,
+)
 from .scoring import tribute_payments, tribute_transfers
 from .state import SEATS, GameState
 
@@ -122,11 +143,8 @@ class RolePhases(GameState):
         self.clear_watch = None
         self.cleared = []
         self.tribute_paid = []
-        self._event(
-            "deal",
-            {"deal": self.deal_no, "dealer": start, "counts": list(self.sizes)},
-            {s: {"hand": self.hand_text(s)} for s in range(SEATS)},
-        )
+        dealt = tuple(self.hand_cards(s) for s in range(SEATS))
+        self._emit(DealEvent, self.deal_no, start, tuple(self.sizes), dealt)
         self._start_tribute()
 
     def _shuffle(self, pack: list[Card]) -> tuple[int, int, list[list[Card]]]:
@@ -151,7 +169,7 @@ class RolePhases(GameState):
 
     def _redeal(self) -> None:
         """A void deal (R8.6, R9.3, R11.2): dealt anew, tribute again."""
-        self._event("void", {"deal": self.deal_no})
+        self._emit(VoidEvent, self.deal_no)
         self.deal_no += 1
         self._deal()
 
@@ -176,7 +194,7 @@ class RolePhases(GameState):
             return
         self.phase = "tribute"
         self.current_seat = due[0][0]
-        self._event("tribute_due", {"payers": [[p, r] for p, r in due]})
+        self._emit(TributeDueEvent, tuple(due))
 
     def _tribute_options(self, seat: int) -> list[Action]:
         """R12: the payer's highest card; a choice only between equal copies."""
@@ -189,7 +207,7 @@ class RolePhases(GameState):
         self._take(seat, card)
         _, receiver = self.tribute_due.pop(0)
         self.tribute_paid.append((seat, receiver, card))
-        self._event("tribute_paid", {"seat": seat}, {seat: {"card": str(card)}})
+        self._emit(TributePaidEvent, seat, card)
         if self.tribute_due:
             self.current_seat = self.tribute_due[0][0]
             return
@@ -198,20 +216,9 @@ class RolePhases(GameState):
         assert previous is not None
         transfers = tribute_transfers(self.rules, previous, main) if main else []
         transfers += [(p, r, c) for p, r, c in self.tribute_paid if r is not None]
-        private: dict[int, dict[str, Any]] = {}
-        for payer, to, paid in transfers:
+        for _, to, paid in transfers:
             self._give(to, paid)
-            for s in {payer, to}:
-                mine = private.setdefault(s, {"cards": []})
-                mine["cards"].append({"from": payer, "to": to, "card": str(paid)})
-        self._event(
-            "tribute",
-            {
-                "transfers": [{"from": p, "to": t} for p, t, _ in transfers],
-                "counts": list(self.sizes),
-            },
-            private,
-        )
+        self._emit(TributeEvent, tuple(transfers), tuple(self.sizes))
         self._start_selection()
 
     # ------------------------------------------------------------------ the candidate chain
@@ -234,7 +241,7 @@ class RolePhases(GameState):
             self.pile = [R_MARKED]
         self.phase = "candidate"
         self.current_seat = self.c0
-        self._event("candidate", {"seat": self.c0, "pile": [str(c) for c in self.pile]})
+        self._emit(CandidateEvent, self.c0, tuple(self.pile))
 
     def _candidate_options(self, seat: int) -> list[Action]:
         if self.forced:
@@ -285,35 +292,24 @@ class RolePhases(GameState):
             self._take(seat, added)
             self.pile.append(added)
         to = (seat - 1) % SEATS
-        self._event(
-            kind,
-            {
-                "seat": seat,
-                "to": to,
-                "added": str(added) if added else None,
-                "counts": list(self.sizes),
-            },
-            {seat: {"auto": auto}},
-        )
+        handed = DeclineEvent if kind == "decline" else TransferEvent
+        self._emit(handed, seat, to, added, tuple(self.sizes), auto)
         self.cand_turn += 1
         if kind == "transfer":
             self.forced = self.guard_revealed = True
-            self._event("reveal", {"seat": seat, "role": "guard"})
+            self._emit(RevealEvent, seat, "guard")
         elif self.cand_turn >= CHAIN_TURNS[self.rules.selection]:
             self._redeal()
             return
         self.current_seat = to
-        self._event("candidate", {"seat": to, "pile": [str(c) for c in self.pile]})
+        self._emit(CandidateEvent, to, tuple(self.pile))
 
     def _accept(self, seat: int, open_solo: bool = False) -> None:
         """登基: take the pile; R8/R11 go on to the call, R9 settles the roles."""
         self.emperor = seat
         for card in self.pile:
             self._give(seat, card)
-        self._event(
-            "accept",
-            {"seat": seat, "pile": [str(c) for c in self.pile], "counts": list(self.sizes)},
-        )
+        self._emit(AcceptEvent, seat, tuple(self.pile), tuple(self.sizes))
         self.pile = []
         self.forced = False
         if open_solo:
@@ -331,10 +327,7 @@ class RolePhases(GameState):
         self.guard = holder if holder != emperor else None
         self.reveal_card = B_MARKED
         self.teams_set = True
-        private = (
-            {emperor: {"solo": "dark"}} if self.guard is None else {self.guard: {"guard": True}}
-        )
-        self._event("roles", {"emperor": emperor}, private)
+        self._emit(RolesEvent, emperor, self.guard)
         self._roles_settled()
 
     def _call(self, seat: int, card: Card, forced: bool = False) -> None:
@@ -344,22 +337,15 @@ class RolePhases(GameState):
         holders = [s for s in range(SEATS) if s != seat and self.cards[s][card.id]]
         self.guard = holders[0] if holders else None
         self.teams_set = True
-        private: dict[int, dict[str, Any]] = (
-            {seat: {"solo": "dark"}} if self.guard is None else {self.guard: {"guard": True}}
-        )
-        if forced:
-            private.setdefault(seat, {})["forced"] = True
-        self._event("call", {"seat": seat, "card": str(card)}, private)
+        self._emit(CallEvent, seat, card, self.guard, forced)
         self._roles_settled()
 
-    def _declare_open_solo(self, seat: int, card: Card | None, how: str) -> None:
+    def _declare_open_solo(self, seat: int, card: Card | None, how: SoloHow) -> None:
         """明独 / 独保 / 明独保 / 抢独: ``seat`` plays alone, openly, against the four others."""
         self.emperor = seat
         self.guard = self.reveal_card = None
         self.open_solo = self.teams_set = True
-        shown = [str(card)] * 4 if card else []
-        card_text = str(card) if card else None
-        self._event("open_solo", {"seat": seat, "card": card_text, "shown": shown, "how": how})
+        self._emit(OpenSoloEvent, seat, card, how)
 
     def _call_options(self, seat: int) -> list[Action]:
         row = self.cards[seat]
@@ -429,7 +415,7 @@ class RolePhases(GameState):
         self.poll_queue = self._poll_seats(poll)
         self.poll_yes = []
         self.poll_sealed = []
-        self._event("poll", {"poll": poll, "seats": list(self.poll_queue)})
+        self._emit(PollEvent, poll, tuple(self.poll_queue))
         self.current_seat = self.poll_queue[0] if self.poll_queue else None
         if not self.poll_queue:
             self._end_poll()
@@ -453,7 +439,8 @@ class RolePhases(GameState):
             self._seal(seat, action)
             return
         poll = self.poll
-        self._event("declare", {"seat": seat, "poll": poll, "answer": str(action)})
+        assert poll is not None
+        self._emit(DeclareEvent, seat, poll, action)
         self.poll_queue.pop(0)
         if action is SOLO:
             self._declare_open_solo(seat, None, "declared")
@@ -467,7 +454,7 @@ class RolePhases(GameState):
             return
         if action is KICK:
             self.kicked = True
-            self._event("kick", {"seat": seat})
+            self._emit(KickEvent, seat)
             self._start_play()
             return
         if self.poll_queue:
@@ -497,12 +484,13 @@ class RolePhases(GameState):
 
     def _publish(self, seat: int, action: Action) -> None:
         """A sealed poll's answer made public: its ``declare``, and what it declares."""
-        self._event("declare", {"seat": seat, "poll": self.poll, "answer": str(action)})
+        assert self.poll is not None
+        self._emit(DeclareEvent, seat, self.poll, action)
         if action is SHOW:
             self.open_guard = True  # R9.4, R8.10 明保 (a 转让 may have revealed the guard)
             if not self.guard_revealed:
                 self.guard_revealed = True
-                self._event("reveal", {"seat": seat, "role": "guard"})
+                self._emit(RevealEvent, seat, "guard")
         elif action is REBEL:
             self.poll_yes.append(seat)
 
@@ -524,16 +512,16 @@ class RolePhases(GameState):
     def _settle_rebellion(self) -> None:
         """R9.5: two or more 造反 reveal the guard (or a dark solo) and double the score."""
         self.rebellion = len(self.poll_yes) >= 2
-        self._event("rebellion", {"success": self.rebellion, "rebels": list(self.poll_yes)})
+        self._emit(RebellionEvent, self.rebellion, tuple(self.poll_yes))
         if not self.rebellion:
             return
         if self.guard is None:
             assert self.emperor is not None
             self.solo_revealed = True
-            self._event("reveal", {"seat": self.emperor, "role": "solo"})
+            self._emit(RevealEvent, self.emperor, "solo")
         elif not self.guard_revealed:
             self.guard_revealed = True
-            self._event("reveal", {"seat": self.guard, "role": "guard"})
+            self._emit(RevealEvent, self.guard, "guard")
 
     # ------------------------------------------------------------------ rounds (R6)
 
@@ -543,7 +531,7 @@ class RolePhases(GameState):
         self.trick = []
         self.clear_watch = None
         self.current_seat = leader
-        self._event("round", {"leader": leader, "jiefeng": jiefeng})
+        self._emit(RoundEvent, leader, jiefeng)
 
 
 def laid_out(

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Concatenate, Literal, ParamSpec
 
 from .actions import Action
 from .cards import CARD_TEXT, CARDS, IDS_HIGH_FIRST, NUM_CARD_IDS, NUM_RANKS, Card
-from .events import Event, EventKind, Poll
+from .events import Event, Poll
 from .plays import Play
 from .rules import Rules
 from .scoring import GameResult
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 Phase = Literal["tribute", "candidate", "call", "poll", "play", "over"]
 SEATS = 5
+P = ParamSpec("P")
 
 
 class GameState:
@@ -176,9 +177,9 @@ class GameState:
             cached = self._hands[seat] = tuple(cards)
         return cached
 
-    def _take_cards(self, seat: int, cards: Sequence[Card]) -> list[str]:
-        """Take ``cards`` from ``seat``; their notation. A kept hand loses them (cheaper than
-        making it anew: the rest keep their order)."""
+    def _take_cards(self, seat: int, cards: Sequence[Card]) -> None:
+        """Take ``cards`` from ``seat``. A kept hand loses them (cheaper than making it anew:
+        the rest keep their order)."""
         hand = self._hands[seat]
         for card in cards:
             self._take(seat, card)
@@ -187,7 +188,6 @@ class GameState:
             for card in cards:
                 rest.remove(card)
             self._hands[seat] = tuple(rest)
-        return [CARD_TEXT[card.id] for card in cards]
 
     def _take(self, seat: int, card: Card) -> None:
         self.cards[seat][card.id] -= 1
@@ -207,10 +207,8 @@ class GameState:
 
     # ------------------------------------------------------------------ events
 
-    def _event(
-        self,
-        kind: EventKind,
-        public: dict[str, Any],
-        private: dict[int, dict[str, Any]] | None = None,
+    def _emit(
+        self, make: Callable[Concatenate[int, P], Event], *args: P.args, **kw: P.kwargs
     ) -> None:
-        self.events.append(Event(len(self.events), kind, public, private or {}))
+        """Log the event ``make(seq, *args, **kw)``, numbered next."""
+        self.events.append(make(len(self.events), *args, **kw))

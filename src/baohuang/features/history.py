@@ -3,8 +3,8 @@
 A :class:`~baohuang.engine.views.View` is a snapshot; what was played by whom, and who declined
 or declared what, is history. It is public (R14: every play with its seat, passes,
 declarations), so every seat's observation shares one :class:`PublicHistory`, fed only the
-public part of each event (:attr:`Event.public <baohuang.engine.events.Event.public>`, exactly
-``events_for(None)``, a spectator's copy) and never the private part.
+public fields of each event (those of ``events_for(None)``, a spectator's copy) and never the
+private ones.
 """
 
 from __future__ import annotations
@@ -12,9 +12,19 @@ from __future__ import annotations
 import struct
 from collections.abc import Sequence
 
+from baohuang.engine.actions import REBEL as DECLARED_REBEL
 from baohuang.engine.actions import PlayCards
 from baohuang.engine.cards import BIG_JOKER, NUM_RANKS, SMALL_JOKER, TWO
-from baohuang.engine.events import Event
+from baohuang.engine.events import (
+    DealEvent,
+    DeclareEvent,
+    DeclineEvent,
+    Event,
+    KickEvent,
+    PassEvent,
+    PlayEvent,
+    TransferEvent,
+)
 from baohuang.engine.plays import Play
 from baohuang.engine.state import SEATS
 from baohuang.engine.trick import TrickEntry
@@ -27,17 +37,6 @@ DECLINES, REBEL, KICK = range(NUM_RANKS, NUM_RANKS + len(FACTS))
 ROW = NUM_RANKS + len(FACTS)
 _ZEROS = [0.0] * ROW
 _ROW = struct.Struct(f"{ROW}f")
-
-#: A play's notation to its (rank index, cards) parts, filler 2s under ``2``.
-_PARTS: dict[str, tuple[tuple[int, int], ...]] = {}
-
-
-def play_parts(text: str) -> tuple[tuple[int, int], ...]:
-    """The (rank index, number of cards) pairs of a play in notation (cached)."""
-    parts = _PARTS.get(text)
-    if parts is None:
-        parts = _PARTS[text] = parts_of(Play.parse(text))
-    return parts
 
 
 def parts_of(play: Play) -> tuple[tuple[int, int], ...]:
@@ -97,25 +96,24 @@ class PublicHistory:
         """Read the events after :attr:`cursor`, their public fields only."""
         rows = self.rows
         for event in events[self.cursor :]:
-            kind, public = event.kind, event.public
-            if kind == "pass":
+            if isinstance(event, PassEvent):
                 continue
-            if kind == "play":
-                seat = public["seat"]
+            if isinstance(event, PlayEvent):
+                seat = event.seat
                 row = rows[seat]
-                for rank, n in play_parts(public["play"]):
+                for rank, n in parts_of(event.play):
                     row[rank] += n
-            elif kind == "deal":  # a new (or void, R8.6) deal: history starts again
+            elif isinstance(event, DealEvent):  # a new (or void, R8.6) deal: history starts again
                 self._clear()
                 continue
-            elif kind in ("decline", "transfer"):
-                seat = public["seat"]
+            elif isinstance(event, DeclineEvent | TransferEvent):
+                seat = event.seat
                 rows[seat][DECLINES] += 1
-            elif kind == "declare" and public["answer"] == "rebel":
-                seat = public["seat"]
+            elif isinstance(event, DeclareEvent) and event.answer == DECLARED_REBEL:
+                seat = event.seat
                 rows[seat][REBEL] = 1.0
-            elif kind == "kick":
-                seat = public["seat"]
+            elif isinstance(event, KickEvent):
+                seat = event.seat
                 rows[seat][KICK] = 1.0
             else:
                 continue

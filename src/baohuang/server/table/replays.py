@@ -9,15 +9,17 @@ over) so that who paid what to whom is seen, told by the step's ``events``.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Concatenate
 
 from sqlalchemy import select
 
-from ...engine.events import EventKind
+from ...engine.events import Event, EventKind, TributeEvent, TributePaidEvent
 from ...engine.game import Game
 from ...engine.record import check_record
 from ...engine.rules import Rules
 from ...engine.scoring import GameResult
+from ...engine.state import P
 from ...text.narrator import Narration
 from ..store import EventRow, GameRow, Store
 from .results import record_result
@@ -39,25 +41,21 @@ class _Stepping(Game):
         rules = Rules.from_dict(record["rules"])
         super().__init__(rules, record.get("seed", ""), previous, record.get("deals"))
 
-    def _event(
-        self,
-        kind: EventKind,
-        public: dict[str, Any],
-        private: dict[int, dict[str, Any]] | None = None,
+    def _emit(
+        self, make: Callable[Concatenate[int, P], Event], *args: P.args, **kw: P.kwargs
     ) -> None:
-        super()._event(kind, public, private)
+        super()._emit(make, *args, **kw)
+        event = self.events[-1]
+        kind = event.kind
         if kind not in NOTED:
             return
-        event = self.events[-1]
         told = event.to_json(None)
-        if kind == "tribute_paid":  # R12: the card paid, open in a replay
-            told = event.to_json(public["seat"])
-        elif kind == "tribute":  # each card handed over (its payer and receiver saw it)
+        if isinstance(event, TributePaidEvent):  # R12: the card paid, open in a replay
+            told = event.to_json(event.seat)
+        elif isinstance(event, TributeEvent):  # each card handed over, by receiver
             told["cards"] = [
-                card
-                for seat, mine in sorted(event.private.items())
-                for card in mine["cards"]
-                if card["to"] == seat
+                {"from": payer, "to": to, "card": str(card)}
+                for payer, to, card in sorted(event.transfers, key=lambda move: move[1])
             ]
         step = _step(self, None, [told])
         # The seat to act next: the next payer; nobody once the cards are handed over.
