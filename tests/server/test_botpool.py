@@ -18,7 +18,7 @@ from baohuang.engine.rules import Rules
 from baohuang.protocol.messages import TableConfig
 from baohuang.server import metrics
 from baohuang.server.admission import Admission, demand
-from baohuang.server.botpool import COST, BotPool, _Process
+from baohuang.server.botpool import COST, BotPool, WorkerDied, _Process, child
 from baohuang.server.refusals import AccountError
 from baohuang.text.catalog import MESSAGES
 from helpers.tables import Client, Harness
@@ -108,6 +108,24 @@ def test_a_worker_killed_mid_turn_is_replaced_and_the_turn_asked_again(
     moves = play_then_auto(pooled, 0)
     assert asked > 30 and restarts() == before + 1 and fallbacks("died") == died
     assert moves == play_then_auto(local, 0)
+
+
+def test_a_worker_whose_pipe_closed_is_not_asked_again() -> None:
+    """A worker that just died may not be reaped yet, but its pipe is closing: the pool takes
+    it for dead (and starts another) rather than write a request into the closed pipe (which
+    raised in the table's actor and failed the table)."""
+
+    async def check() -> None:
+        worker = _Process(await child("baohuang.server.botworker"))
+        assert worker.alive and worker.process.stdin is not None
+        worker.process.stdin.close()
+        assert not worker.alive
+        with pytest.raises(WorkerDied):
+            worker.ask(1, {"forget": "t"}, 1.0)
+        assert not worker.waiting and worker.queued == 0.0
+        await worker.stop()
+
+    asyncio.run(check())
 
 
 def test_a_move_the_pool_cannot_serve_in_time_is_played_by_the_heuristic(

@@ -91,17 +91,24 @@ class _Process:
 
     @property
     def alive(self) -> bool:
-        return self.process.returncode is None and not self.reader.done()
+        """Running, as far as this process can tell: a worker that just died may not have
+        been reaped yet, but its pipe is closing."""
+        stdin = self.process.stdin
+        running = self.process.returncode is None and not self.reader.done()
+        return running and stdin is not None and not stdin.is_closing()
 
     def send(self, data: dict[str, Any]) -> None:
+        """Write a request; :class:`WorkerDied` when the worker's pipe is closed."""
+        if not self.alive:
+            raise WorkerDied()
         assert self.process.stdin is not None
         self.process.stdin.write(orjson.dumps(data) + b"\n")
 
     def ask(self, number: int, data: dict[str, Any], seconds: float) -> asyncio.Future[Any]:
+        self.send(data)
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.waiting[number] = (future, seconds)
         self.queued += seconds
-        self.send(data)
         return future
 
     async def _read(self) -> None:
