@@ -62,6 +62,8 @@ def test_a_match_against_search_bots_is_thought_in_a_worker_that_may_die(
     ``kill -9`` mid-match, it is replaced and the match goes on to its end."""
     _, player = seated(server, games=2, bot_level="search")
     assert play_hints(player, 3) == 3
+    while not workers(server):  # the person may have acted alone so far (登基, the call, a lead)
+        assert play_hints(player, 1) == 1, "the match ended before a bot thought"
     (first,) = workers(server)
     os.kill(first, signal.SIGKILL)
     assert play_hints(player) > 0
