@@ -11,7 +11,11 @@ from typing import Any
 
 import pytest
 
-from baohuang.server.table.tablelog import ENGINE_KINDS
+from baohuang import Game, Match
+from baohuang.bots import RandomBot
+from baohuang.engine.rules import PRESETS
+from baohuang.engine.state import SEATS
+from baohuang.server.table.tablelog import ENGINE_KINDS, Logged, TableLog
 from baohuang.text.narration import NARRATION
 from baohuang.text.narrator import Narration
 from helpers.tables import Client, Harness
@@ -67,3 +71,27 @@ def test_a_snapshot_after_a_restart_says_what_the_live_events_said(harness: Harn
     history = [d for d in snapshot["history"] if d["kind"] in ENGINE_KINDS]
     assert [d["says"] for d in history] == [d["says"] for d in live[: len(history)]]
     assert len(history) >= len(live)
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_every_seat_is_told_as_a_narration_of_its_own_copies_would_tell_it(name: str) -> None:
+    """The table narrates once for all and again only for the seats an action told something
+    privately (the narration follows public fields alone): the same as each seat's own."""
+    match = Match(PRESETS[name], games=2, seed=f"says/{name}")
+    bots = [RandomBot(f"{name}/{seat}") for seat in range(SEATS)]
+    log, copies = TableLog(), {seat: [] for seat in (None, *range(SEATS))}
+    game: Game | None = match.game
+    while game is not None:
+        while (seat := game.current_seat) is not None:
+            fresh = game.apply(bots[seat].choose(game.view(seat), game.legal_actions()))
+            private = {
+                s: {"events": [e.to_json(s) for e in fresh]}
+                for s in range(SEATS)
+                if any(s in e.private for e in fresh)
+            }
+            log.add(Logged("game", {"events": [e.to_json(None) for e in fresh]}, private))
+            for viewer, events in copies.items():
+                events += [e.to_json(viewer) for e in fresh]
+        game = match.next_game()
+    for viewer, events in copies.items():
+        assert [said for logged in log for said in logged.says[viewer]] == told(events)

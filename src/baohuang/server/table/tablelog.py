@@ -9,6 +9,7 @@ seat sees the game: the page only puts those templates and fields in words.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,10 +52,9 @@ class TableLog(list[Logged]):
         super().__init__()
         #: The number of the latest event that changed a game's state (0: none yet).
         self.last_game_seq = 0
-        #: Each seat's narration of the games so far (``None``: a spectator's).
-        self.narrations: dict[int | None, Narration] = {
-            seat: Narration() for seat in (None, *range(SEATS))
-        }
+        #: The narration of the games so far. It follows public fields alone, so every seat's
+        #: is the spectator's: a seat's own copies are told from a copy of it (:meth:`add`).
+        self.narration = Narration()
 
     @property
     def seq(self) -> int:
@@ -64,10 +64,16 @@ class TableLog(list[Logged]):
         self.append(logged)
         if logged.kind in ENGINE_KINDS:
             self.last_game_seq = len(self)
-            for seat, narration in self.narrations.items():
-                own = logged.private.get(seat, {}) if seat is not None else {}
-                events = own.get("events", logged.public["events"])
-                logged.says[seat] = [narration.says_json(event) for event in events]
+            before = copy.copy(self.narration)
+            said = [self.narration.says_json(event) for event in logged.public["events"]]
+            logged.says[None] = said
+            for seat in range(SEATS):
+                own = logged.private.get(seat, {}).get("events")
+                if own is None:  # the spectator's copies: said alike
+                    logged.says[seat] = said
+                else:
+                    narration = copy.copy(before)
+                    logged.says[seat] = [narration.says_json(event) for event in own]
 
     def history(self, seat: int | None) -> list[dict[str, Any]]:
         """The current (or last) game's events from its ``start`` on, as ``seat`` sees them."""
