@@ -20,6 +20,7 @@ from baohuang.engine.events import (
     OpenSoloEvent,
     PlayEvent,
     TributeEvent,
+    TributePaidEvent,
 )
 from helpers.drivers import play_match
 from helpers.rulesets import PRESET_NAMES, PRESETS
@@ -50,6 +51,11 @@ def test_r6_r7_r12_events_hold_domain_values_and_their_json_is_their_notation(na
                 event.seq = seq + 1  # type: ignore[misc]
             spectator = event.to_json(None)
             assert spectator == {"seq": seq, "kind": event.kind, **event.public}
+            if event.private:  # R14: its repr, as a log line would show it, keeps them out
+                told = repr(event)
+                hidden = ("hands", "guard", "forced", "auto", "transfers")
+                assert not any(f"{name}=" in told for name in hidden)
+                assert "card=" not in told or not isinstance(event, TributePaidEvent)
             for seat, fields in event.private.items():
                 assert event.to_json(seat) == {**spectator, **fields}
             if isinstance(event, PlayEvent):  # R6.2: the play its cards make

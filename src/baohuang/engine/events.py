@@ -12,7 +12,7 @@ No ``from __future__ import annotations`` here: before Python 3.12 a ``TypedDict
 ``NotRequired`` keys only from evaluated annotations.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, NotRequired, TypedDict
 
 from .actions import Action
@@ -62,7 +62,8 @@ def _texts(cards: tuple[Card, ...]) -> list[str]:
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """One entry of a game's log: its sequence number; its kind's fields in subclasses."""
+    """One entry of a game's log: its sequence number; its kind's fields in subclasses. Its
+    ``repr`` leaves the private fields out (a log line shows what a spectator may see)."""
 
     seq: int
     """The event's position in the game's log, from 0."""
@@ -106,7 +107,7 @@ class DealEvent(Event):
     deal: int
     dealer: int
     counts: tuple[int, ...]
-    hands: tuple[tuple[Card, ...], ...]
+    hands: tuple[tuple[Card, ...], ...] = field(repr=False)
 
     @property
     def public(self) -> dict[str, Any]:
@@ -146,7 +147,7 @@ class TributePaidEvent(_SeatOnly):
     """``seat`` paid a tribute card (R12), told to the payer alone."""
 
     kind = "tribute_paid"
-    card: Card
+    card: Card = field(repr=False)
 
     @property
     def private(self) -> Private:
@@ -159,7 +160,7 @@ class TributeEvent(Event):
     both; the hand sizes after."""
 
     kind = "tribute"
-    transfers: tuple[tuple[int, int, Card], ...]
+    transfers: tuple[tuple[int, int, Card], ...] = field(repr=False)
     counts: tuple[int, ...]
 
     @property
@@ -194,7 +195,7 @@ class _PileHandedOn(_SeatOnly):
     to: int
     added: Card | None
     counts: tuple[int, ...]
-    auto: bool
+    auto: bool = field(repr=False)
 
     @property
     def public(self) -> dict[str, Any]:
@@ -245,7 +246,7 @@ class RolesEvent(Event):
 
     kind = "roles"
     emperor: int
-    guard: int | None
+    guard: int | None = field(repr=False)
 
     @property
     def public(self) -> dict[str, Any]:
@@ -264,8 +265,8 @@ class CallEvent(_SeatOnly):
 
     kind = "call"
     card: Card
-    guard: int | None
-    forced: bool
+    guard: int | None = field(repr=False)
+    forced: bool = field(repr=False)
 
     @property
     def public(self) -> dict[str, Any]:
