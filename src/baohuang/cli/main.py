@@ -644,10 +644,7 @@ def open_event(event: Event) -> dict[str, Any]:
     elif isinstance(event, TributePaidEvent | DeclineEvent):
         out = event.to_json(event.seat)
     elif isinstance(event, TributeEvent):  # each card handed over, by receiver
-        out["cards"] = [
-            {"from": payer, "to": to, "card": str(card)}
-            for payer, to, card in sorted(event.transfers, key=lambda move: move[1])
-        ]
+        out["cards"] = sorted(event.handed(), key=lambda move: move["to"])
     elif isinstance(event, CallEvent | RolesEvent):
         if event.guard is not None:
             out["guard_seat"] = event.guard

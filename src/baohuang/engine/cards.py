@@ -137,6 +137,11 @@ def sort_cards(cards: Iterable[Card]) -> list[Card]:
     return sorted(cards, key=lambda c: (-c.rank, c.id))
 
 
+def card_texts(cards: Iterable[Card]) -> list[str]:
+    """Each card's notation, in the given order."""
+    return [CARD_TEXT[card.id] for card in cards]
+
+
 def format_cards(cards: Iterable[Card]) -> str:
     """Cards by power, high first, separated by spaces."""
     return " ".join(str(c) for c in sort_cards(cards))

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, NotRequired, TypedDict
 
 from .actions import Action
-from .cards import CARD_TEXT, Card
+from .cards import CARD_TEXT, Card, card_texts
 from .plays import Play
 from .scoring import GameResult, Outcome
 
@@ -54,10 +54,6 @@ Poll = Literal["solo", "grab", "show", "rebel", "kick"]
 SoloHow = Literal["shown", "declared", "grabbed"]
 #: A private field's value per seat it is told to.
 Private = dict[int, dict[str, Any]]
-
-
-def _texts(cards: tuple[Card, ...]) -> list[str]:
-    return [CARD_TEXT[card.id] for card in cards]
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +111,7 @@ class DealEvent(Event):
 
     @property
     def private(self) -> Private:
-        return {seat: {"hand": _texts(hand)} for seat, hand in enumerate(self.hands)}
+        return {seat: {"hand": card_texts(hand)} for seat, hand in enumerate(self.hands)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,11 +167,14 @@ class TributeEvent(Event):
     @property
     def private(self) -> Private:
         private: Private = {}
-        for payer, to, card in self.transfers:
-            for s in {payer, to}:
-                mine = private.setdefault(s, {"cards": []})
-                mine["cards"].append({"from": payer, "to": to, "card": CARD_TEXT[card.id]})
+        for move in self.handed():
+            for s in {move["from"], move["to"]}:
+                private.setdefault(s, {"cards": []})["cards"].append(dict(move))
         return private
+
+    def handed(self) -> list[dict[str, Any]]:
+        """Each card handed over, ``{from, to, card}``, in order (an open replay shows them)."""
+        return [{"from": p, "to": t, "card": CARD_TEXT[c.id]} for p, t, c in self.transfers]
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +186,7 @@ class CandidateEvent(_SeatOnly):
 
     @property
     def public(self) -> dict[str, Any]:
-        return {"seat": self.seat, "pile": _texts(self.pile)}
+        return {"seat": self.seat, "pile": card_texts(self.pile)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +231,7 @@ class AcceptEvent(_SeatOnly):
 
     @property
     def public(self) -> dict[str, Any]:
-        return {"seat": self.seat, "pile": _texts(self.pile), "counts": list(self.counts)}
+        return {"seat": self.seat, "pile": card_texts(self.pile), "counts": list(self.counts)}
 
 
 def _role_secrets(emperor: int, guard: int | None) -> Private:
@@ -367,7 +366,7 @@ class PlayEvent(_SeatOnly):
 
     @property
     def public(self) -> dict[str, Any]:
-        cards = _texts(self.cards)
+        cards = card_texts(self.cards)
         return {"seat": self.seat, "play": self.play.text, "cards": cards, "left": self.left}
 
 

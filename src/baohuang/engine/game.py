@@ -74,7 +74,7 @@ from .rules import Rules
 from .scoring import GameResult, Outcome, escape_scores, outcome, score
 from .state import SEATS, GameState
 from .trick import TrickEntry
-from .views import View, build_view
+from .views import View, actions_json, build_view
 
 #: The flat lists a clone copies (the rest are immutable values or nested, see clone()).
 _LIST_SLOTS = (
@@ -195,10 +195,9 @@ class Game(RolePhases):
     def legal_texts(self, seat: int | None = None) -> tuple[str, ...]:
         """:meth:`legal_actions` in notation (a view's ``legal``)."""
         if seat is not None and seat != self.current_seat:
-            return tuple([str(a) for a in self.legal_actions(seat)])
-        # Kept until the next action; a play keeps its notation, cheaper than __str__.
-        if self._texts is None:
-            self._texts = tuple([a.text if type(a) is Play else str(a) for a in self._legal_now()])
+            return tuple(actions_json(self.legal_actions(seat)))
+        if self._texts is None:  # kept until the next action
+            self._texts = tuple(actions_json(self._legal_now()))
         return self._texts
 
     def apply(self, action: Action | str, seat: int | None = None) -> tuple[Event, ...]:

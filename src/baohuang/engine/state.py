@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Concatenate, Literal, ParamSpec
 
 from .actions import Action
-from .cards import CARD_TEXT, CARDS, IDS_HIGH_FIRST, NUM_CARD_IDS, NUM_RANKS, Card
+from .cards import CARDS, IDS_HIGH_FIRST, NUM_CARD_IDS, NUM_RANKS, Card, card_texts
 from .events import Event, Poll
 from .plays import Play
 from .rules import Rules
@@ -163,7 +163,7 @@ class GameState:
 
     def hand_text(self, seat: int) -> list[str]:
         """:meth:`hand` in notation."""
-        return [CARD_TEXT[card.id] for card in self.hand_cards(seat)]
+        return card_texts(self.hand_cards(seat))
 
     def hand_cards(self, seat: int) -> tuple[Card, ...]:
         """:meth:`hand` as a tuple, kept until the hand changes (a view's ``hand``)."""

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from .actions import PASS, Pass, PlayCards
-from .cards import CARD_TEXT, Card, parse_cards
+from .cards import Card, card_texts, parse_cards
 from .plays import Play
 
 
@@ -57,8 +57,7 @@ class Lead:
     cards: tuple[Card, ...]
 
     def to_json(self) -> dict[str, Any]:
-        cards = [CARD_TEXT[card.id] for card in self.cards]
-        return {"seat": self.seat, "play": self.play.text, "cards": cards}
+        return {"seat": self.seat, "play": self.play.text, "cards": card_texts(self.cards)}
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> Lead:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from .actions import Action, PlayCards, parse_action
-from .cards import CARD_TEXT, RANK_SYMBOLS, Card, parse_cards
+from .cards import CARD_TEXT, RANK_SYMBOLS, Card, card_texts, parse_cards
 from .events import Poll
 from .plays import Play
 from .scoring import GameResult
@@ -147,11 +147,11 @@ class View:
             "phase": self.phase,
             "deal": self.deal,
             "turn": self.turn,
-            "hand": _texts(hand) if hand is not None else None,
+            "hand": card_texts(hand) if hand is not None else None,
             "role": self.role,
             "counts": list(self.counts),
             "candidate": self.candidate,
-            "pile": _texts(self.pile),
+            "pile": card_texts(self.pile),
             "tribute_due": list(self.tribute_due),
             "emperor": self.emperor,
             "called": CARD_TEXT[called.id] if called is not None else None,
@@ -213,11 +213,6 @@ class View:
             answer=parse_action(answer) if answer is not None else None,
             seq=data["seq"],
         )
-
-
-def _texts(cards: Sequence[Card]) -> list[str]:
-    """Cards in notation."""
-    return [CARD_TEXT[card.id] for card in cards]
 
 
 def played_json(played: Sequence[int]) -> dict[str, int]:
@@ -358,8 +353,9 @@ def views_json(game: Game, seats: Sequence[int | None]) -> dict[int | None, dict
             continue
         hand, role, solo, guard, legal, turn, answer = _own(game, seat)
         data = public.copy()  # the shared values are never changed: safe to share
-        own = _texts(hand) if hand is not None else None
+        own = card_texts(hand) if hand is not None else None
         data.update(seat=seat, turn=turn, hand=own, role=role, solo=solo, guard=guard)
-        data.update(legal=actions_json(legal), answer=str(answer) if answer is not None else None)
+        legal_json = list(game.legal_texts(seat)) if legal else []  # kept by the game
+        data.update(legal=legal_json, answer=str(answer) if answer is not None else None)
         out[seat] = data
     return out

@@ -53,10 +53,7 @@ class _Stepping(Game):
         if isinstance(event, TributePaidEvent):  # R12: the card paid, open in a replay
             told = event.to_json(event.seat)
         elif isinstance(event, TributeEvent):  # each card handed over, by receiver
-            told["cards"] = [
-                {"from": payer, "to": to, "card": str(card)}
-                for payer, to, card in sorted(event.transfers, key=lambda move: move[1])
-            ]
+            told["cards"] = sorted(event.handed(), key=lambda move: move["to"])
         step = _step(self, None, [told])
         # The seat to act next: the next payer; nobody once the cards are handed over.
         due = self.tribute_due
