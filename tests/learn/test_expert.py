@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from baohuang.bots.base import play_out
 from baohuang.bots.heuristic import HeuristicBot
 from baohuang.bots.learned import POINTS_SCALE, LearnedBot, QModel
+from baohuang.bots.search import SearchSettings
 from baohuang.cli import app
 from baohuang.engine.game import new_game
 from baohuang.engine.rules import Rules
@@ -36,6 +37,32 @@ def test_an_expert_game_keeps_every_choice_it_had() -> None:
     assert len(lessons) > 50 and (sizes > 1).all()
     assert ((lessons.chosen >= 0) & (lessons.chosen < sizes)).all()
     assert set(np.round(lessons.returns * POINTS_SCALE).astype(int)) <= set(result.scores)
+
+
+def test_a_searching_expert_keeps_the_value_of_every_action_it_weighed() -> None:
+    """Beside each choice, the search's mean points for the actions it weighed: some
+    decisions searched, the choice always among the weighed ones there, every value within a
+    game's points; a heuristic expert searches nothing."""
+    lessons = expert_game(CLASSIC, "search", "kept")
+    spans = list(zip(lessons.offsets[:-1], lessons.offsets[1:], strict=True))
+    searched = [i for i, (a, b) in enumerate(spans) if np.isfinite(lessons.values[a:b]).any()]
+    assert 0 < len(searched) < len(lessons)
+    for i in searched:
+        a, b = spans[i]
+        weighed = np.isfinite(lessons.values[a:b])
+        assert weighed[lessons.chosen[i]] and 1 < weighed.sum() <= SearchSettings().limit
+    known = lessons.values[np.isfinite(lessons.values)] * POINTS_SCALE
+    assert np.abs(known).max() <= 32
+    assert np.isnan(expert_game(CLASSIC, "heuristic", "kept").values).all()
+
+
+def test_games_recorded_before_the_search_values_load_without_them(tmp_path: Path) -> None:
+    lessons = expert_game(CLASSIC, "heuristic", "old")
+    fields = {k: getattr(lessons, k) for k in ("observations", "legal", "offsets", "chosen")}
+    np.savez_compressed(tmp_path / "00000.npz", **fields, returns=lessons.returns)
+    old = Lessons.load(tmp_path / "00000.npz")
+    assert len(old.values) == len(old.legal) and np.isnan(old.values).all()
+    assert np.array_equal(old.chosen, lessons.chosen)
 
 
 def test_games_come_in_shards_that_a_later_run_goes_on_from(tmp_path: Path) -> None:

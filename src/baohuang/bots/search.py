@@ -232,6 +232,10 @@ class SearchBot(HeuristicBot):
         )
         self.rng = random.Random(seed)
         self.policy = Policy(rules)
+        #: The last decision's searched options and their mean points over the deals each
+        #: was played on (empty where it took the heuristic's answer unsearched): the
+        #: labels expert iteration learns values from (:mod:`baohuang.learn.expert`).
+        self.searched: dict[Action, float] = {}
         self.reader = (
             HandReader(
                 self.policy,
@@ -246,6 +250,7 @@ class SearchBot(HeuristicBot):
 
     def choose(self, view: View, legal: list[Action]) -> Action:
         base = super().choose(view, legal)  # keeps the guard suspicion current
+        self.searched = {}
         if view.phase in ROLE_PHASES:
             chosen = (
                 self._role(view, legal, base) if self.settings.roles and len(legal) > 1 else base
@@ -301,7 +306,7 @@ class SearchBot(HeuristicBot):
         determinizations (:meth:`_deals`), each option played out by the heuristic's policy."""
         known: dict[tuple[int | None, tuple[int, ...]], dict[int, int]] = {}
         scored = self._play_scores(view, options, known)
-        return self._pick(len(options), self.settings.samples, self.settings.prune, scored)
+        return self._pick(options, self.settings.samples, self.settings.prune, scored)
 
     def _play_scores(
         self,
@@ -338,7 +343,7 @@ class SearchBot(HeuristicBot):
         answers = role_answers(base, legal, view.hand or ())
         scored = self._role_scores(view, answers)
         settings = self.settings
-        return answers[self._pick(len(answers), settings.roles, settings.role_prune, scored)]
+        return answers[self._pick(answers, settings.roles, settings.role_prune, scored)]
 
     def _role_scores(self, view: View, answers: list[Action]) -> Callable[[list[int]], list[int]]:
         """Each call deals the whole deal anew and scores the answers alive on it: the rest of
@@ -374,7 +379,7 @@ class SearchBot(HeuristicBot):
 
     def _pick(
         self,
-        options: int,
+        options: list[Action],
         deals: int,
         prune: int,
         scored: Callable[[list[int]], list[int]],
@@ -383,22 +388,29 @@ class SearchBot(HeuristicBot):
         determinizations if :meth:`_ahead` of option 0's (the heuristic's choice), else 0.
         ``scored`` deals a new one and scores the options alive on it; after ``prune`` deals
         only the options ahead of option 0 stay alive. Sampling stops when ``budget_s`` is
-        spent, after two deals at least."""
+        spent, after two deals at least. Every option's mean goes to :attr:`searched`."""
         budget_s = self.settings.budget_s
         deadline = None if budget_s is None else time.perf_counter() + budget_s
-        scores: list[list[int]] = [[] for _ in range(options)]
-        alive = list(range(options))
-        for done in range(deals):
-            if done >= 2 and deadline is not None and time.perf_counter() > deadline:
-                break
-            for k, value in zip(alive, scored(alive), strict=True):
-                scores[k].append(value)
-            if done + 1 == prune:
-                alive = [0, *(k for k in alive[1:] if sum(scores[k]) > sum(scores[0]))]
-                if len(alive) == 1:
-                    return 0
-        best = max(alive, key=lambda k: sum(scores[k]))
-        return best if self._ahead(scores[best], scores[0]) else 0
+        scores: list[list[int]] = [[] for _ in options]
+        alive = list(range(len(options)))
+        try:
+            for done in range(deals):
+                if done >= 2 and deadline is not None and time.perf_counter() > deadline:
+                    break
+                for k, value in zip(alive, scored(alive), strict=True):
+                    scores[k].append(value)
+                if done + 1 == prune:
+                    alive = [0, *(k for k in alive[1:] if sum(scores[k]) > sum(scores[0]))]
+                    if len(alive) == 1:
+                        return 0
+            best = max(alive, key=lambda k: sum(scores[k]))
+            return best if self._ahead(scores[best], scores[0]) else 0
+        finally:
+            self.searched = {
+                option: statistics.fmean(values)
+                for option, values in zip(options, scores, strict=True)
+                if values
+            }
 
     def _ahead(self, option: list[int], base: list[int]) -> bool:
         """Whether ``option``'s scores lead ``base``'s, deal by deal, by more than ``margin``

@@ -4,17 +4,21 @@ the network's lessons, and the network then plays, and searches, in its place.
 **Games** (:func:`generate`): the expert plays every seat of fresh deals; each decision with
 more than one legal action is kept as the seat's observation (:mod:`baohuang.features`), its
 legal actions (ids in the fixed action table), the expert's choice among them, and the seat's
-R10 points at the end of the game. Games go to numbered shards of ``shard`` games
+R10 points at the end of the game, and where the expert searched (``strong``: most of the
+play, and the role answers), each searched action's mean points over the search's deals
+(:attr:`~baohuang.bots.search.SearchBot.searched`). Games go to numbered shards of ``shard`` games
 (``games/00000.npz`` …), each game from its own seed (``SEED/INDEX``): a run that stops loses
 at most the shard it was writing (:data:`SHARD` games), and a later run goes on from the next.
 
 **Fitting** (:mod:`.fit`): the Q-network scores each legal action; the expert's choice is the
-target of a softmax over them (the policy) and the points that followed it the target of its
-value (the value), so the learned bot's best-valued action is the expert's move.
+target of a softmax over them (the policy), the points that followed it and the search's
+values of the actions it weighed the targets of their values (the value), so the learned bot's
+best-valued action is the expert's move.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,13 +45,16 @@ SHARD = 10
 class Lessons:
     """Decisions: observations (N × SIZE), each one's legal action ids (``legal[offsets[i]:
     offsets[i + 1]]``), the index of the expert's choice among them, the seat's points scaled
-    by :data:`~baohuang.bots.learned.POINTS_SCALE`."""
+    by :data:`~baohuang.bots.learned.POINTS_SCALE`, and beside ``legal`` each action's value
+    by the expert's search, scaled alike (NaN: not searched; all NaN in games recorded before
+    the search's values were kept)."""
 
     observations: npt.NDArray[np.float16]
     legal: npt.NDArray[np.int16]
     offsets: npt.NDArray[np.int32]
     chosen: npt.NDArray[np.int16]
     returns: npt.NDArray[np.float32]
+    values: npt.NDArray[np.float32]
 
     def __len__(self) -> int:
         return len(self.chosen)
@@ -61,18 +68,22 @@ class Lessons:
             offsets=self.offsets,
             chosen=self.chosen,
             returns=self.returns,
+            values=self.values,
         )
         tmp.replace(path)  # a shard is whole or absent
 
     @staticmethod
     def load(path: Path) -> Lessons:
         with np.load(path) as data:
+            legal = data["legal"]
+            values = data["values"] if "values" in data else np.full(len(legal), np.nan)
             return Lessons(
                 data["observations"],
-                data["legal"],
+                legal,
                 data["offsets"],
                 data["chosen"],
                 data["returns"],
+                values.astype(np.float32),
             )
 
     @staticmethod
@@ -89,6 +100,7 @@ class Lessons:
             np.concatenate(offsets),
             np.concatenate([p.chosen for p in parts]) if parts else np.zeros(0, np.int16),
             np.concatenate([p.returns for p in parts]) if parts else np.zeros(0, np.float32),
+            np.concatenate([p.values for p in parts]) if parts else np.zeros(0, np.float32),
         )
 
 
@@ -105,6 +117,7 @@ def expert_game(rules: Rules, expert: str, seed: str) -> Lessons:
     bots = [make_bot(expert, rules, f"{seed}/{seat}") for seat in range(SEATS)]
     observations: list[npt.NDArray[np.float32]] = []
     legal_ids: list[int] = []
+    values: list[float] = []
     offsets = [0]
     chosen: list[int] = []
     seats: list[int] = []
@@ -115,6 +128,8 @@ def expert_game(rules: Rules, expert: str, seed: str) -> Lessons:
         if len(legal) > 1:
             observations.append(encoder.encode(view, histories[seat]))
             legal_ids.extend(table.ids[str(a)] for a in legal)
+            searched = getattr(bots[seat], "searched", {})
+            values.extend(searched.get(a, math.nan) / POINTS_SCALE for a in legal)
             offsets.append(len(legal_ids))
             chosen.append(legal.index(action))
             seats.append(seat)
@@ -127,6 +142,7 @@ def expert_game(rules: Rules, expert: str, seed: str) -> Lessons:
         np.array(offsets, np.int32),
         np.array(chosen, np.int16),
         np.array([scores[s] / POINTS_SCALE for s in seats], np.float32),
+        np.array(values, np.float32),
     )
 
 

@@ -4,8 +4,10 @@ budget: a run with the same folder and a larger ``updates`` goes on where the la
 Each update draws ``batch`` decisions; the Q-network (:class:`~.network.QNet`) values every
 legal action of each. The loss is the cross-entropy of a softmax over those values (divided by
 ``temperature``) against the expert's choice, plus ``value_weight`` times the squared error of
-the chosen action's value against the points that followed (scaled). The learned bot plays the
-best-valued action, so it plays as the expert would where the network has learnt it.
+the chosen action's value against the points that followed (scaled), plus ``search_weight``
+times that of each action the expert's search weighed against its mean points there. The
+learned bot plays the best-valued action, so it plays as the expert would where the network has
+learnt it, and its values of other actions are the search's where the search weighed them.
 
 Every ``eval_every`` updates the model is exported and plays ``eval_deals`` duplicate deals
 against the heuristic. The folder holds ``fit.pt`` (network, optimizer, counters, log),
@@ -50,6 +52,7 @@ class FitConfig:
     lr: float = 3e-4
     temperature: float = 0.1
     value_weight: float = 1.0
+    search_weight: float = 1.0
     eval_every: int = 1000
     eval_deals: int = 50
     seed: int = 0
@@ -137,7 +140,9 @@ class Fitter:
         picks = self.rng.integers(0, len(lessons), self.config.batch)
         starts, ends = lessons.offsets[picks], lessons.offsets[picks + 1]
         sizes = torch.from_numpy((ends - starts).astype(np.int64)).to(self.device)
-        ids = np.concatenate([lessons.legal[a:b] for a, b in zip(starts, ends, strict=True)])
+        spans = [np.arange(a, b) for a, b in zip(starts, ends, strict=True)]
+        ids = lessons.legal[np.concatenate(spans)]
+        searched = torch.from_numpy(lessons.values[np.concatenate(spans)]).to(self.device)
         observations = torch.from_numpy(lessons.observations[picks].astype(np.float32))
         observations = observations.to(self.device).repeat_interleave(sizes, dim=0)
         actions = self.features[torch.from_numpy(ids.astype(np.int64)).to(self.device)]
@@ -154,6 +159,10 @@ class Fitter:
         returns = torch.from_numpy(lessons.returns[picks]).to(self.device)
         value = functional.mse_loss(values[first + chosen], returns)
         loss = policy + self.config.value_weight * value
+        known = torch.isfinite(searched)
+        if bool(known.any()):
+            search = functional.mse_loss(values[known], searched[known])
+            loss = loss + self.config.search_weight * search
         self.optimizer.zero_grad()
         loss.backward()  # type: ignore[no-untyped-call]
         self.optimizer.step()
