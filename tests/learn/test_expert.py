@@ -76,6 +76,20 @@ def test_games_come_in_shards_that_a_later_run_goes_on_from(tmp_path: Path) -> N
     assert np.array_equal(first.chosen, again.chosen)
 
 
+def test_processes_play_the_missing_shards_as_one_process_would(tmp_path: Path) -> None:
+    """Two processes write the shards one process writes; a shard lost (a run stopped while
+    writing it) is played first by the next run, from its own seeds."""
+    generate(tmp_path / "one", CLASSIC, "heuristic", 2 * SHARD, "j")
+    generate(tmp_path / "two", CLASSIC, "heuristic", 2 * SHARD, "j", jobs=2)
+    one, two = load_all(tmp_path / "one"), load_all(tmp_path / "two")
+    assert np.array_equal(one.observations, two.observations)
+    assert np.array_equal(one.chosen, two.chosen)
+    lost = tmp_path / "two" / "games" / "00000.npz"
+    lost.unlink()
+    assert generate(tmp_path / "two", CLASSIC, "heuristic", SHARD, "j") == 2 * SHARD
+    assert np.array_equal(load_all(tmp_path / "two").chosen, one.chosen)
+
+
 @pytest.fixture(scope="module")
 def games(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("expert")

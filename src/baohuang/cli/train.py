@@ -31,7 +31,12 @@ def train(
         float, typer.Option(help="训练分钟数 minutes of training (more, when resumed)", min=0.05)
     ] = 30.0,
     actors: Annotated[
-        int, typer.Option(help="自我对弈进程 self-play processes (0: the learner plays)", min=0)
+        int,
+        typer.Option(
+            help="自我对弈进程 self-play processes (0: the learner plays); with --method "
+            "expert, processes playing the expert's games",
+            min=0,
+        ),
     ] = 1,
     device: Annotated[str, typer.Option(help="设备 auto | cpu | cuda (the learner)")] = "auto",
     eval_minutes: Annotated[
@@ -97,7 +102,7 @@ def train(
         typer.echo(f"--phases: all or roles, not {phases!r}", err=True)
         raise typer.Exit(2)
     if method == "expert":
-        expert_iteration(out, preset, expert, games, updates, device, eval_deals, seed)
+        expert_iteration(out, preset, expert, games, updates, device, eval_deals, seed, actors)
         return
     if method != "dmc":
         typer.echo(f"--method: dmc or expert, not {method!r}", err=True)
@@ -148,8 +153,10 @@ def expert_iteration(
     device: str,
     deals: int,
     seed: int,
+    jobs: int = 1,
 ) -> None:
-    """``--method expert``: ``games`` more expert games into OUT, then the fit to ``updates``."""
+    """``--method expert``: ``games`` more expert games into OUT (by ``jobs`` processes), then
+    the fit to ``updates``."""
     from ..bots.base import is_bot
     from ..learn.expert import generate, shards
     from ..learn.fit import CURVE, LOG, MODEL, PROVENANCE, FitConfig, Fitter
@@ -169,6 +176,7 @@ def expert_iteration(
                 games,
                 f"{preset}/{seed}",
                 done=lambda n: progress.advance(task, n),
+                jobs=jobs,
             )
         held = len(shards(out))
         fitter = Fitter(out, FitConfig(preset=preset, eval_deals=deals, seed=seed), device)

@@ -8,7 +8,8 @@ R10 points at the end of the game, and where the expert searched (``strong``: mo
 play, and the role answers), each searched action's mean points over the search's deals
 (:attr:`~baohuang.bots.search.SearchBot.searched`). Games go to numbered shards of ``shard`` games
 (``games/00000.npz`` …), each game from its own seed (``SEED/INDEX``): a run that stops loses
-at most the shard it was writing (:data:`SHARD` games), and a later run goes on from the next.
+at most the shards it was writing (:data:`SHARD` games each), and a later run plays the
+missing ones first; several processes (``jobs``) play shards side by side.
 
 **Fitting** (:mod:`.fit`): the Q-network scores each legal action; the expert's choice is the
 target of a softmax over them (the policy), the points that followed it and the search's
@@ -18,8 +19,11 @@ best-valued action is the expert's move.
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Callable
+import multiprocessing
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -158,19 +162,49 @@ def generate(
     games: int,
     seed: str,
     done: Callable[[int], None] | None = None,
+    jobs: int = 1,
 ) -> int:
-    """Play ``games`` more expert games (whole shards) into ``folder``, from the next shard on;
-    ``done(n)`` after each game. The games the run holds now."""
+    """Play ``games`` more expert games (whole shards) into ``folder``, the lowest shard
+    numbers missing first (a shard lost to a stopped run is played again), by ``jobs``
+    processes; ``done(n)`` as games finish. The games the run holds now."""
     (folder / GAMES).mkdir(parents=True, exist_ok=True)
-    start = len(shards(folder))
-    for index in range(start, start + -(-games // SHARD)):
-        parts = []
-        for g in range(SHARD):
-            parts.append(expert_game(rules, expert, f"{seed}/{index * SHARD + g}"))
-            if done is not None:
-                done(1)
-        Lessons.join(parts).save(folder / GAMES / f"{index:05d}.npz")
+    todo = list(itertools.islice(missing(folder), -(-games // SHARD)))
+    if jobs <= 1:
+        for index in todo:
+            write_shard(folder, rules, expert, seed, index, done)
+    else:
+        spawn = multiprocessing.get_context("spawn")  # no forked torch or event loop
+        with ProcessPoolExecutor(jobs, mp_context=spawn) as pool:
+            running = [
+                pool.submit(write_shard, folder, rules, expert, seed, index) for index in todo
+            ]
+            for finished in as_completed(running):
+                finished.result()
+                if done is not None:
+                    done(SHARD)
     return len(shards(folder)) * SHARD
+
+
+def missing(folder: Path) -> Iterator[int]:
+    """The shard numbers not in ``folder`` yet, from the lowest."""
+    return (i for i in itertools.count() if not (folder / GAMES / f"{i:05d}.npz").exists())
+
+
+def write_shard(
+    folder: Path,
+    rules: Rules,
+    expert: str,
+    seed: str,
+    index: int,
+    done: Callable[[int], None] | None = None,
+) -> None:
+    """Shard ``index``: :data:`SHARD` games from the seeds ``SEED/INDEX·SHARD + g``."""
+    parts = []
+    for g in range(SHARD):
+        parts.append(expert_game(rules, expert, f"{seed}/{index * SHARD + g}"))
+        if done is not None:
+            done(1)
+    Lessons.join(parts).save(folder / GAMES / f"{index:05d}.npz")
 
 
 def load_all(folder: Path) -> Lessons:
