@@ -142,6 +142,30 @@ def test_the_fit_learns_the_experts_choices_and_resumes_to_its_budget(games: Pat
     assert sum(result.scores) == 0
 
 
+def test_the_fit_learns_the_searchs_values(tmp_path: Path) -> None:
+    """On games of a searching expert the fit logs the search-value loss, and its values of
+    the actions the search weighed come closer to the search's."""
+    torch.manual_seed(0)
+    generate(tmp_path, CLASSIC, "search", SHARD, "values")
+    lessons = load_all(tmp_path)
+    features = action_features(CLASSIC.twos_wild)
+    weighed = np.flatnonzero(np.isfinite(lessons.values))
+    decision = np.searchsorted(lessons.offsets, weighed, side="right") - 1
+
+    def error(model: QModel) -> float:
+        got = [
+            model.values(lessons.observations[i].astype(np.float32), features[[a]])[0]
+            for i, a in zip(decision, lessons.legal[weighed], strict=True)
+        ]
+        return float(np.mean((np.array(got) - lessons.values[weighed]) ** 2))
+
+    fitter = Fitter(tmp_path, small(), "cpu")
+    before = error(fitter.net.to_model())
+    fitter.run(200, lambda counters, row: None)
+    assert all(row["search_loss"] is not None for row in fitter.log)
+    assert error(QModel.load(tmp_path / MODEL)) < 0.5 * before
+
+
 def test_train_method_expert_runs_from_the_command_line(tmp_path: Path) -> None:
     out = tmp_path / "run"
     answer = CliRunner().invoke(

@@ -188,6 +188,8 @@ def expert_iteration(
 
         def show(counters: Any, row: dict[str, Any]) -> None:
             status = f"loss {row['loss']} · value {row['value_loss']}"
+            if row["search_loss"] is not None:
+                status += f" · search values {row['search_loss']}"
             if "eval_mean" in row:
                 status += f" · vs heuristic {row['eval_mean']:+.2f}"
             progress.update(fit, completed=counters.updates, status=status)

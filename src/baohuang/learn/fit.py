@@ -123,20 +123,24 @@ class Fitter:
                     self.save()
                 show(self.counters, row)
 
-    def _row(self, losses: list[tuple[float, float]]) -> dict[str, Any]:
-        policy = float(np.mean([p for p, _ in losses])) if losses else None
-        value = float(np.mean([v for _, v in losses])) if losses else None
+    def _row(self, losses: list[tuple[float, float, float | None]]) -> dict[str, Any]:
+        policy = float(np.mean([p for p, _, _ in losses])) if losses else None
+        value = float(np.mean([v for _, v, _ in losses])) if losses else None
+        known = [s for _, _, s in losses if s is not None]
+        search = float(np.mean(known)) if known else None
         return {
             "updates": self.counters.updates,
             "decisions": self.counters.decisions,
             "seconds": round(self.counters.seconds, 1),
             "loss": None if policy is None else round(policy, 4),
             "value_loss": None if value is None else round(value, 4),
+            "search_loss": None if search is None else round(search, 4),
             "games": len(shards(self.folder)) * SHARD,
         }
 
-    def _update(self, lessons: Lessons) -> tuple[float, float]:
-        """One Adam step on ``batch`` decisions; (policy loss, value loss)."""
+    def _update(self, lessons: Lessons) -> tuple[float, float, float | None]:
+        """One Adam step on ``batch`` decisions; (policy loss, value loss, search-value loss:
+        ``None`` when no decision drawn was searched)."""
         picks = self.rng.integers(0, len(lessons), self.config.batch)
         starts, ends = lessons.offsets[picks], lessons.offsets[picks + 1]
         sizes = torch.from_numpy((ends - starts).astype(np.int64)).to(self.device)
@@ -160,6 +164,7 @@ class Fitter:
         value = functional.mse_loss(values[first + chosen], returns)
         loss = policy + self.config.value_weight * value
         known = torch.isfinite(searched)
+        search = None
         if bool(known.any()):
             search = functional.mse_loss(values[known], searched[known])
             loss = loss + self.config.search_weight * search
@@ -168,7 +173,7 @@ class Fitter:
         self.optimizer.step()
         self.counters.updates += 1
         self.counters.decisions += len(picks)
-        return policy.item(), value.item()
+        return policy.item(), value.item(), None if search is None else search.item()
 
     def evaluate(self, deals: int) -> dict[str, Any]:
         """The exported model against the heuristic over ``deals`` duplicate deals."""
