@@ -144,9 +144,9 @@ class Fitter:
         picks = self.rng.integers(0, len(lessons), self.config.batch)
         starts, ends = lessons.offsets[picks], lessons.offsets[picks + 1]
         sizes = torch.from_numpy((ends - starts).astype(np.int64)).to(self.device)
-        spans = [np.arange(a, b) for a, b in zip(starts, ends, strict=True)]
-        ids = lessons.legal[np.concatenate(spans)]
-        searched = torch.from_numpy(lessons.values[np.concatenate(spans)]).to(self.device)
+        rows = np.concatenate([np.arange(a, b) for a, b in zip(starts, ends, strict=True)])
+        ids = lessons.legal[rows]
+        searched = torch.from_numpy(lessons.values[rows]).to(self.device)
         observations = torch.from_numpy(lessons.observations[picks].astype(np.float32))
         observations = observations.to(self.device).repeat_interleave(sizes, dim=0)
         actions = self.features[torch.from_numpy(ids.astype(np.int64)).to(self.device)]
