@@ -20,7 +20,16 @@ from baohuang.cli import app
 from baohuang.engine.game import new_game
 from baohuang.engine.rules import Rules
 from baohuang.features.actions import action_features
-from baohuang.learn.expert import SHARD, Lessons, expert_game, generate, load_all, shards
+from baohuang.learn.expert import (
+    SHARD,
+    Lessons,
+    annotate,
+    expert_game,
+    generate,
+    load_all,
+    shards,
+    unannotated,
+)
 from baohuang.learn.fit import MODEL, PROVENANCE, FitConfig, Fitter
 from helpers.stamps import FIELDS, check_stamp
 
@@ -37,6 +46,48 @@ def test_an_expert_game_keeps_every_choice_it_had() -> None:
     assert len(lessons) > 50 and (sizes > 1).all()
     assert ((lessons.chosen >= 0) & (lessons.chosen < sizes)).all()
     assert set(np.round(lessons.returns * POINTS_SCALE).astype(int)) <= set(result.scores)
+
+
+def test_an_expert_game_keeps_the_heuristics_choice_beside_the_experts() -> None:
+    """The heuristic's choice from the seat's view: the heuristic as the expert agrees with it
+    at every decision; the search departs from it somewhere, and keeps it most of the time."""
+    own = expert_game(CLASSIC, "heuristic", "base")
+    assert np.array_equal(own.base, own.chosen)
+    searched = expert_game(CLASSIC, "search", "base")
+    sizes = np.diff(searched.offsets)
+    assert ((searched.base >= 0) & (searched.base < sizes)).all()
+    same = float(np.mean(searched.base == searched.chosen))
+    assert 0.5 < same < 1.0, same
+
+
+def without_base(path: Path) -> Lessons:
+    """The shard at ``path`` saved as before the heuristic's choices were kept."""
+    lessons = Lessons.load(path)
+    with np.load(path) as data:
+        np.savez_compressed(path, **{k: data[k] for k in data.files if k != "base"})
+    return lessons
+
+
+def test_games_recorded_without_the_heuristics_choices_get_them_by_replay(
+    tmp_path: Path,
+) -> None:
+    """:func:`annotate` replays a shard's games from their seeds with the recorded choices and
+    adds the heuristic's: the same as recording them would have given. A shard whose games do
+    not replay from the seeds named is refused, by name, and left as it was."""
+    generate(tmp_path, CLASSIC, "search", SHARD, "replay")
+    path = shards(tmp_path)[0]
+    recorded = without_base(path)
+    assert unannotated(tmp_path) == [path] and (Lessons.load(path).base == -1).all()
+    with pytest.raises(ValueError, match=r"00000\.npz"):
+        annotate(tmp_path, CLASSIC, "another seed")
+    assert unannotated(tmp_path) == [path]
+    assert annotate(tmp_path, CLASSIC, "replay") == 1
+    assert unannotated(tmp_path) == []
+    again = Lessons.load(path)
+    assert np.array_equal(again.base, recorded.base)
+    assert np.array_equal(again.chosen, recorded.chosen)
+    assert np.array_equal(again.values, recorded.values, equal_nan=True)
+    assert annotate(tmp_path, CLASSIC, "replay") == 0
 
 
 def test_a_searching_expert_keeps_the_value_of_every_action_it_weighed() -> None:
@@ -102,18 +153,24 @@ def small(seed: int = 0) -> FitConfig:
 
 
 def agreement(model: QModel, lessons: Lessons) -> float:
-    """How often the model's best-valued action is the expert's choice."""
-    features = action_features(CLASSIC.twos_wild)
+    """How often the action the model's policy prefers is the expert's choice."""
     hits = 0
     for i in range(len(lessons)):
-        ids = lessons.legal[lessons.offsets[i] : lessons.offsets[i + 1]]
-        values = model.values(lessons.observations[i].astype(np.float32), features[ids])
-        hits += int(values.argmax()) == int(lessons.chosen[i])
+        outputs = model.outputs(lessons.observations[i].astype(np.float32), rows(lessons, i))
+        hits += int(outputs[:, -1].argmax()) == int(lessons.chosen[i])
     return hits / len(lessons)
 
 
+def rows(lessons: Lessons, i: int) -> np.ndarray:
+    """Decision ``i``'s legal actions as a hinted model reads them."""
+    ids = lessons.legal[lessons.offsets[i] : lessons.offsets[i + 1]]
+    hint = np.zeros((len(ids), 1), np.float32)
+    hint[lessons.base[i]] = 1.0
+    return np.concatenate([action_features(CLASSIC.twos_wild)[ids], hint], axis=1)
+
+
 def test_the_fit_learns_the_experts_choices_and_resumes_to_its_budget(games: Path) -> None:
-    """300 updates on ten games of the heuristic: the learned bot's best-valued action is the
+    """300 updates on ten games of the heuristic: the action the learned policy prefers is the
     heuristic's in most decisions (far above chance); a second run with a budget of 400 goes on
     from 300 and stops at 400; the model's provenance carries the stamp (the commit, the date,
     the machine, the command, the settings), the games and the updates."""
@@ -148,14 +205,13 @@ def test_the_fit_learns_the_searchs_values(tmp_path: Path) -> None:
     torch.manual_seed(0)
     generate(tmp_path, CLASSIC, "search", SHARD, "values")
     lessons = load_all(tmp_path)
-    features = action_features(CLASSIC.twos_wild)
     weighed = np.flatnonzero(np.isfinite(lessons.values))
     decision = np.searchsorted(lessons.offsets, weighed, side="right") - 1
 
     def error(model: QModel) -> float:
         got = [
-            model.values(lessons.observations[i].astype(np.float32), features[[a]])[0]
-            for i, a in zip(decision, lessons.legal[weighed], strict=True)
+            model.values(lessons.observations[i].astype(np.float32), rows(lessons, i))[j]
+            for i, j in zip(decision, weighed - lessons.offsets[decision], strict=True)
         ]
         return float(np.mean((np.array(got) - lessons.values[weighed]) ** 2))
 
@@ -164,6 +220,48 @@ def test_the_fit_learns_the_searchs_values(tmp_path: Path) -> None:
     fitter.run(200, lambda counters, row: None)
     assert all(row["search_loss"] is not None for row in fitter.log)
     assert error(QModel.load(tmp_path / MODEL)) < 0.5 * before
+
+
+def test_weighting_the_departures_makes_the_policy_depart_where_the_expert_did(
+    tmp_path: Path,
+) -> None:
+    """On games of the search, which keeps the heuristic's choice most of the time, a fit that
+    weighs the search's departures from it more departs where the search did more often."""
+    generate(tmp_path, CLASSIC, "search", SHARD, "departs")
+    lessons = load_all(tmp_path)
+    departures = np.flatnonzero(lessons.base != lessons.chosen)
+    assert 0 < len(departures) < len(lessons) / 4
+
+    def caught(weight: float) -> int:
+        torch.manual_seed(0)
+        folder = tmp_path / f"weight{weight}"
+        (folder / "games").mkdir(parents=True)
+        (folder / "games" / "00000.npz").symlink_to(shards(tmp_path)[0])
+        config = FitConfig(hidden=(64,), batch=64, lr=3e-3, eval_every=300, eval_deals=2,
+                           depart_weight=weight)  # fmt: skip
+        Fitter(folder, config, "cpu").run(300, lambda counters, row: None)
+        model = QModel.load(folder / MODEL)
+        return sum(
+            int(
+                model.outputs(lessons.observations[i].astype(np.float32), rows(lessons, i))[
+                    :, -1
+                ].argmax()
+            )
+            == int(lessons.chosen[i])
+            for i in departures
+        )
+
+    assert caught(20.0) > caught(1.0)
+
+
+def test_a_hinted_fit_refuses_games_without_the_heuristics_choices(tmp_path: Path) -> None:
+    generate(tmp_path, CLASSIC, "heuristic", SHARD, "bare")
+    without_base(shards(tmp_path)[0])
+    with pytest.raises(ValueError, match="annotate"):
+        Fitter(tmp_path, small(), "cpu").run(10, lambda counters, row: None)
+    Fitter(tmp_path, FitConfig(hidden=(8,), hint=False, eval_every=5, eval_deals=2), "cpu").run(
+        5, lambda counters, row: None
+    )  # an unhinted fit reads them
 
 
 def test_train_method_expert_runs_from_the_command_line(tmp_path: Path) -> None:
@@ -175,6 +273,11 @@ def test_train_method_expert_runs_from_the_command_line(tmp_path: Path) -> None:
     )  # fmt: skip
     assert answer.exit_code == 0, answer.output
     assert len(shards(out)) == 1 and (out / MODEL).exists() and (out / PROVENANCE).exists()
+    recorded = without_base(shards(out)[0])  # as recorded before the heuristic's choices
+    again = CliRunner().invoke(app, ["train", "--method", "expert", "--out", str(out),
+                                     "--updates", "60", "--eval-deals", "2"])  # fmt: skip
+    assert again.exit_code == 0, again.output
+    assert np.array_equal(Lessons.load(shards(out)[0]).base, recorded.base)
     refused = CliRunner().invoke(app, ["train", "--method", "expert", "--out", str(out),
                                        "--expert", "nobody"])  # fmt: skip
     assert refused.exit_code == 2 and "nobody" in refused.output

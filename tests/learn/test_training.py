@@ -59,7 +59,7 @@ def buffer_loss(net: QNet, buffer: Buffer) -> float:
         torch.from_numpy(a[: buffer.size]).to(device) for a in (buffer.obs, buffer.act, buffer.ret)
     )
     with torch.no_grad():
-        return float(torch.nn.functional.mse_loss(net(obs, act), ret))
+        return float(torch.nn.functional.mse_loss(net(obs, act)[:, 0], ret))
 
 
 @pytest.fixture(scope="module")
@@ -105,8 +105,9 @@ def test_a_run_resumes_from_its_checkpoint(trained: Trainer) -> None:
     assert again.counters.updates == before.updates + 10 and len(again.log) > len(trained.log)
 
 
-def test_the_numpy_model_values_as_the_network_does(tmp_path: Path) -> None:
-    net = QNet((32, 16))
+@pytest.mark.parametrize("heads", [1, 2])
+def test_the_numpy_model_values_as_the_network_does(tmp_path: Path, heads: int) -> None:
+    net = QNet((32, 16), heads)
     rng = np.random.default_rng(0)
     observation = rng.random(SIZE, dtype=np.float32) * 10
     actions = rng.random((7, ACTION_FEATURES), dtype=np.float32)
@@ -114,8 +115,42 @@ def test_the_numpy_model_values_as_the_network_does(tmp_path: Path) -> None:
     model.save(tmp_path / "m.npz")
     loaded = QModel.load(tmp_path / "m.npz")
     expected = net.values(observation, actions)
-    assert np.allclose(model.values(observation, actions), expected, atol=1e-5)
-    assert np.allclose(loaded.values(observation, actions), expected, atol=1e-5)
+    with torch.no_grad():
+        obs = torch.from_numpy(observation).expand(len(actions), -1)
+        every = net(obs, torch.from_numpy(actions)).numpy()
+    assert every.shape == (7, heads)
+    for m in (model, loaded):
+        assert np.allclose(m.values(observation, actions), expected, atol=1e-5)
+        assert np.allclose(m.outputs(observation, actions), every, atol=1e-5)
+
+
+CLASSIC = Rules.preset("classic")
+
+
+def test_a_two_headed_model_plays_its_policy_and_weighs_a_margin_by_its_values() -> None:
+    """The policy's logit is the last output, the value the first: made opposite here, the
+    greedy bot plays the policy's choice and the bot with a margin reads the values."""
+    net = QNet((32,), heads=2)
+    with torch.no_grad():
+        last = net.linears()[-1]
+        last.weight[1] = -last.weight[0]
+        last.bias[1] = -last.bias[0]
+    model = net.to_model()
+    game = new_game(CLASSIC, "two heads")
+    while len(legal := game.legal_actions()) < 3:
+        game.apply(legal[0])
+    seat = game.current_seat
+    assert seat is not None
+    greedy = LearnedBot(CLASSIC, model)
+    greedy.history.see(game.view(seat))
+    outputs = greedy.outputs(game.view(seat), legal)
+    assert np.allclose(outputs[:, 1], -outputs[:, 0], atol=1e-5)
+    assert (
+        LearnedBot(CLASSIC, model).choose(game.view(seat), legal)
+        == legal[int(outputs[:, 1].argmax())]
+    )
+    sure = LearnedBot(CLASSIC, model, margin=0.0)  # any better value overrules the heuristic
+    assert sure.choose(game.view(seat), legal) == legal[int(outputs[:, 0].argmax())]
 
 
 @pytest.mark.parametrize("name", PRESET_NAMES)

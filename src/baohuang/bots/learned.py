@@ -6,8 +6,12 @@ the best. Inference is numpy only (the ``rl`` extra): the trainer exports its ne
 The observation is :mod:`baohuang.features`' (the seat's view, R14, and the plays it has seen:
 :class:`~baohuang.features.history.ViewHistory`), each action is its row of
 :func:`~baohuang.features.actions.action_features`. The network: the observation scaled by its
-bounds, concatenated with the action's features, through fully connected ReLU layers to one
-value (the points the seat expects, R10, divided by :data:`POINTS_SCALE`).
+bounds, concatenated with the action's features, through fully connected ReLU layers to the
+action's value (the points the seat expects, R10, divided by :data:`POINTS_SCALE`) and, in a
+model fitted to an expert's games (``--method expert``), a second output: the policy's logit,
+how much the expert prefers the action. The bot plays the action the policy prefers (the best
+value where the model has one output). A model may take a hint: one more feature per action,
+1 for the heuristic's choice (:attr:`QModel.hints`), so that it learns where to depart from it.
 """
 
 from __future__ import annotations
@@ -27,6 +31,9 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
+#: The output column of an action's value; the last column is the policy's logit (the same
+#: column in a model with one output).
+VALUE = 0
 #: Returns are points (R10) divided by this, so that most targets lie in [-1, 1].
 POINTS_SCALE = 8.0
 #: The model shipped in the package, if one earned its place (bench/learned.md).
@@ -38,7 +45,8 @@ SHIPPED_MARGIN = 1.0
 
 class QModel:
     """The Q-network's weights as numpy arrays: ``scale`` (the observation's bounds, inverted)
-    and layers ``w0, b0, w1, b1, …`` (``x @ w + b``, ReLU between, one output); ``roles_only``:
+    and layers ``w0, b0, w1, b1, …`` (``x @ w + b``, ReLU between; one output, the value, or
+    two: the value and the policy's logit); ``roles_only``:
     trained on the answers before the first play alone (R8, R9, R11; the heuristic plays the
     cards), under the rules ``rules`` (:meth:`Rules.to_dict`, as JSON); ``provenance``: where
     the weights come from (:func:`baohuang.provenance.stamp`: the commit, the settings, the
@@ -60,6 +68,11 @@ class QModel:
         first, _ = self.layers[0]
         #: The first layer split in two: the observation's part is computed once per decision.
         self.obs_part, self.act_part = first[: len(scale)], first[len(scale) :]
+        from ..features.actions import ACTION_FEATURES
+
+        #: Features an action has beyond its row of the action table: 1 where the model reads
+        #: the heuristic's choice (the module docstring), else 0.
+        self.hints = len(self.act_part) - ACTION_FEATURES
 
     @staticmethod
     def load(path: str | Path) -> QModel:
@@ -90,6 +103,13 @@ class QModel:
         self, observation: npt.NDArray[np.float32], actions: npt.NDArray[np.float32]
     ) -> npt.NDArray[np.float32]:
         """The value of each row of ``actions`` (``K × features``) after ``observation``."""
+        return self.outputs(observation, actions)[:, VALUE]
+
+    def outputs(
+        self, observation: npt.NDArray[np.float32], actions: npt.NDArray[np.float32]
+    ) -> npt.NDArray[np.float32]:
+        """Every output for each row of ``actions`` (``K × features``, and the hints): ``K ×
+        outputs`` (the class docstring)."""
         import numpy as np
 
         b0 = self.layers[0][1]
@@ -98,7 +118,7 @@ class QModel:
         for w, b in self.layers[1:-1]:
             x = np.maximum(x @ w + b, 0.0)
         w, b = self.layers[-1]
-        out: npt.NDArray[np.float32] = (x @ w + b)[:, 0]
+        out: npt.NDArray[np.float32] = x @ w + b
         return out
 
 
@@ -125,7 +145,7 @@ def shipped_model() -> QModel:
 
 
 class LearnedBot:
-    """Plays the action the Q-model values most (see the module docstring). With a
+    """Plays the action the model's policy prefers (the module docstring). With a
     ``margin`` (points), the heuristic's choice stands unless the model values another action
     at least that much higher: the model improves on the heuristic where it is sure, as the
     search bot does with its playouts."""
@@ -148,7 +168,7 @@ class LearnedBot:
         #: A role-answers model knows its own rules' stakes: under others the heuristic answers.
         own = model.rules is None or json.loads(model.rules) == rules.to_dict()
         self.answers = not model.roles_only or own
-        needs_base = margin is not None or model.roles_only
+        needs_base = margin is not None or model.roles_only or model.hints > 0
         self.base = HeuristicBot(rules) if needs_base else None
 
     def choose(self, view: View, legal: list[Action]) -> Action:
@@ -159,10 +179,11 @@ class LearnedBot:
         if self.model.roles_only and (view.phase not in ROLE_PHASES or not self.answers):
             assert proposed is not None
             return proposed  # the model knows its preset's role answers; the heuristic plays
-        values = self.values(view, legal)
-        best = int(values.argmax())
+        outputs = self.outputs(view, legal, proposed)
         if proposed is None or self.margin is None:
-            return legal[best]
+            return legal[int(outputs[:, -1].argmax())]
+        values = outputs[:, VALUE]
+        best = int(values.argmax())
         own = values[legal.index(proposed)]
         return legal[best] if values[best] - own >= self.margin / POINTS_SCALE else proposed
 
@@ -172,8 +193,20 @@ class LearnedBot:
         if self.base is not None:
             self.base.observe(view, action)
 
-    def values(self, view: View, legal: list[Action]) -> npt.NDArray[np.float32]:
-        """The model's value of each legal action (the history already read ``view``)."""
+    def outputs(
+        self, view: View, legal: list[Action], proposed: Action | None = None
+    ) -> npt.NDArray[np.float32]:
+        """The model's outputs for each legal action (the history already read ``view``), the
+        heuristic's choice ``proposed`` marked where the model reads it."""
+        import numpy as np
+
         ids = [self.table.ids[str(action)] for action in legal]
         observation = self.encoder.encode(view, self.history)
-        return self.model.values(observation, self.features[ids])
+        features = self.features[ids]
+        if self.model.hints:
+            if proposed is None:
+                raise ValueError("this model reads the heuristic's choice: pass it as proposed")
+            hint = np.zeros((len(legal), 1), np.float32)
+            hint[legal.index(proposed)] = 1.0
+            features = np.concatenate([features, hint], axis=1)
+        return self.model.outputs(observation, features)

@@ -155,10 +155,10 @@ def expert_iteration(
     seed: int,
     jobs: int = 1,
 ) -> None:
-    """``--method expert``: ``games`` more expert games into OUT (by ``jobs`` processes), then
-    the fit to ``updates``."""
+    """``--method expert``: ``games`` more expert games into OUT (by ``jobs`` processes), the
+    heuristic's choices added to games recorded without them, then the fit to ``updates``."""
     from ..bots.base import is_bot
-    from ..learn.expert import generate, shards
+    from ..learn.expert import SHARD, annotate, generate, shards, unannotated
     from ..learn.fit import CURVE, LOG, MODEL, PROVENANCE, FitConfig, Fitter
 
     if not is_bot(expert):
@@ -178,6 +178,11 @@ def expert_iteration(
                 done=lambda n: progress.advance(task, n),
                 jobs=jobs,
             )
+        if todo := unannotated(out):
+            label = "启发式标注 the heuristic's choices"
+            marked = progress.add_task(label, total=len(todo) * SHARD, status="")
+            rules = Rules.preset(preset)
+            annotate(out, rules, f"{preset}/{seed}", lambda n: progress.advance(marked, n))
         held = len(shards(out))
         fitter = Fitter(out, FitConfig(preset=preset, eval_deals=deals, seed=seed), device)
         if updates <= fitter.counters.updates:

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from ..bots.learned import VALUE
 from ..engine.rules import Rules
 from ..features.actions import ACTION_FEATURES
 from ..features.observation import SIZE
@@ -223,7 +224,8 @@ class Trainer:
     def _update(self) -> None:
         obs, act, ret = self.buffer.sample(self.config.batch, self.rng)
         device = self.device
-        predicted = self.net(torch.from_numpy(obs).to(device), torch.from_numpy(act).to(device))
+        observations, actions = torch.from_numpy(obs).to(device), torch.from_numpy(act).to(device)
+        predicted = self.net(observations, actions)[:, VALUE]
         loss = torch.nn.functional.mse_loss(predicted, torch.from_numpy(ret).to(device))
         self.optimizer.zero_grad()
         loss.backward()  # type: ignore[no-untyped-call]

@@ -4,9 +4,12 @@ the network's lessons, and the network then plays, and searches, in its place.
 **Games** (:func:`generate`): the expert plays every seat of fresh deals; each decision with
 more than one legal action is kept as the seat's observation (:mod:`baohuang.features`), its
 legal actions (ids in the fixed action table), the expert's choice among them, and the seat's
-R10 points at the end of the game, and where the expert searched (``strong``: most of the
-play, and the role answers), each searched action's mean points over the search's deals
-(:attr:`~baohuang.bots.search.SearchBot.searched`). Games go to numbered shards of ``shard`` games
+R10 points at the end of the game, the heuristic's choice from the same seat's view (what the
+expert improves on: ``strong`` agrees with it at about nine decisions in ten), and where the
+expert searched (``strong``: most of the play, and the role answers), each searched action's
+mean points over the search's deals (:attr:`~baohuang.bots.search.SearchBot.searched`).
+Shards recorded before the heuristic's choice was kept get it by :func:`annotate`, which
+replays their games from their seeds. Games go to numbered shards of ``shard`` games
 (``games/00000.npz`` …), each game from its own seed (``SEED/INDEX``): a run that stops loses
 at most the shards it was writing (:data:`SHARD` games each), and a later run plays the
 missing ones first; several processes (``jobs``) play shards side by side.
@@ -26,15 +29,19 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ..bots.base import make_bot
+from ..bots.heuristic import HeuristicBot
 from ..bots.learned import POINTS_SCALE
+from ..engine.actions import Action
 from ..engine.game import new_game
 from ..engine.rules import Rules
 from ..engine.state import SEATS
+from ..engine.views import View
 from ..features.actions import action_table
 from ..features.history import ViewHistory
 from ..features.observation import SIZE, Encoder
@@ -49,9 +56,10 @@ SHARD = 10
 class Lessons:
     """Decisions: observations (N × SIZE), each one's legal action ids (``legal[offsets[i]:
     offsets[i + 1]]``), the index of the expert's choice among them, the seat's points scaled
-    by :data:`~baohuang.bots.learned.POINTS_SCALE`, and beside ``legal`` each action's value
-    by the expert's search, scaled alike (NaN: not searched; all NaN in games recorded before
-    the search's values were kept)."""
+    by :data:`~baohuang.bots.learned.POINTS_SCALE`, beside ``legal`` each action's value by the
+    expert's search, scaled alike (NaN: not searched; all NaN in games recorded before the
+    search's values were kept), and the index of the heuristic's choice (``base``; -1 in games
+    recorded before it was kept, until :func:`annotate`)."""
 
     observations: npt.NDArray[np.float16]
     legal: npt.NDArray[np.int16]
@@ -59,6 +67,7 @@ class Lessons:
     chosen: npt.NDArray[np.int16]
     returns: npt.NDArray[np.float32]
     values: npt.NDArray[np.float32]
+    base: npt.NDArray[np.int16]
 
     def __len__(self) -> int:
         return len(self.chosen)
@@ -73,6 +82,7 @@ class Lessons:
             chosen=self.chosen,
             returns=self.returns,
             values=self.values,
+            base=self.base,
         )
         tmp.replace(path)  # a shard is whole or absent
 
@@ -80,14 +90,17 @@ class Lessons:
     def load(path: Path) -> Lessons:
         with np.load(path) as data:
             legal = data["legal"]
+            chosen = data["chosen"]
             values = data["values"] if "values" in data else np.full(len(legal), np.nan)
+            base = data["base"] if "base" in data else np.full(len(chosen), -1, np.int16)
             return Lessons(
                 data["observations"],
                 legal,
                 data["offsets"],
-                data["chosen"],
+                chosen,
                 data["returns"],
                 values.astype(np.float32),
+                base,
             )
 
     @staticmethod
@@ -105,6 +118,7 @@ class Lessons:
             np.concatenate([p.chosen for p in parts]) if parts else np.zeros(0, np.int16),
             np.concatenate([p.returns for p in parts]) if parts else np.zeros(0, np.float32),
             np.concatenate([p.values for p in parts]) if parts else np.zeros(0, np.float32),
+            np.concatenate([p.base for p in parts]) if parts else np.zeros(0, np.int16),
         )
 
 
@@ -114,28 +128,41 @@ def empty_observations() -> npt.NDArray[np.float16]:
 
 def expert_game(rules: Rules, expert: str, seed: str) -> Lessons:
     """One game of ``expert`` at every seat from the deal of ``seed`` (module docstring)."""
+    bots = [make_bot(expert, rules, f"{seed}/{seat}") for seat in range(SEATS)]
+    return _record(rules, seed, lambda seat, view, legal: bots[seat].choose(view, legal), bots)
+
+
+Chooser = Callable[[int, View, list[Action]], Action]
+
+
+def _record(rules: Rules, seed: str, choose: Chooser, bots: list[Any] | None = None) -> Lessons:
+    """The game of ``seed`` as lessons, each seat's action by ``choose(seat, view, legal)``
+    (the search's values read from ``bots``, where they searched)."""
     game = new_game(rules, seed)
     table = action_table(rules.twos_wild)
     encoder = Encoder(rules)
     histories = [ViewHistory() for _ in range(SEATS)]
-    bots = [make_bot(expert, rules, f"{seed}/{seat}") for seat in range(SEATS)]
+    shadows = [HeuristicBot(rules) for _ in range(SEATS)]
     observations: list[npt.NDArray[np.float32]] = []
     legal_ids: list[int] = []
     values: list[float] = []
     offsets = [0]
     chosen: list[int] = []
+    base: list[int] = []
     seats: list[int] = []
     while (seat := game.current_seat) is not None:
         view, legal = game.view(seat), game.legal_actions()
         histories[seat].see(view)
-        action = bots[seat].choose(view, legal)
+        heuristic = shadows[seat].choose(view, legal)  # its memory reads every view it gets
+        action = choose(seat, view, legal)
         if len(legal) > 1:
             observations.append(encoder.encode(view, histories[seat]))
             legal_ids.extend(table.ids[str(a)] for a in legal)
-            searched = getattr(bots[seat], "searched", {})
+            searched = getattr(bots[seat], "searched", {}) if bots else {}
             values.extend(searched.get(a, math.nan) / POINTS_SCALE for a in legal)
             offsets.append(len(legal_ids))
             chosen.append(legal.index(action))
+            base.append(legal.index(heuristic))
             seats.append(seat)
         game.apply(action)
     assert game.result is not None
@@ -147,6 +174,7 @@ def expert_game(rules: Rules, expert: str, seed: str) -> Lessons:
         np.array(chosen, np.int16),
         np.array([scores[s] / POINTS_SCALE for s in seats], np.float32),
         np.array(values, np.float32),
+        np.array(base, np.int16),
     )
 
 
@@ -205,6 +233,62 @@ def write_shard(
         if done is not None:
             done(1)
     Lessons.join(parts).save(folder / GAMES / f"{index:05d}.npz")
+
+
+def annotate(
+    folder: Path, rules: Rules, seed: str, done: Callable[[int], None] | None = None
+) -> int:
+    """Add the heuristic's choices to the shards of ``folder`` recorded without them: each
+    game replayed from its seed (as :func:`write_shard` named it) with the expert's recorded
+    choices, which must give the recorded observations, legal actions and points (else a
+    ``ValueError`` names the shard); ``done(n)`` as games finish. The shards annotated."""
+    todo = unannotated(folder)
+    for path in todo:
+        lessons = Lessons.load(path)
+        index = int(path.stem)
+        parts, at = [], 0
+        for g in range(SHARD):
+            part = _replay(rules, f"{seed}/{index * SHARD + g}", lessons, at, path)
+            parts.append(part)
+            at += len(part)
+            if done is not None:
+                done(1)
+        again = Lessons.join(parts)
+        same = (
+            len(again) == len(lessons)
+            and np.array_equal(again.legal, lessons.legal)
+            and np.array_equal(again.observations, lessons.observations)
+            and np.array_equal(again.returns, lessons.returns)
+        )
+        if not same:
+            raise ValueError(f"{path}: its games do not replay from the seeds {seed}/…")
+        lessons.base = again.base
+        lessons.save(path)
+    return len(todo)
+
+
+def unannotated(folder: Path) -> list[Path]:
+    """The shards of ``folder`` without the heuristic's choices (:func:`annotate`)."""
+    return [path for path in shards(folder) if Lessons.load(path).base.min(initial=0) < 0]
+
+
+def _replay(rules: Rules, seed: str, lessons: Lessons, at: int, path: Path) -> Lessons:
+    """The game of ``seed`` played as ``lessons`` recorded it from decision ``at`` on."""
+    table = action_table(rules.twos_wild)
+    step = itertools.count(at)
+
+    def recorded(seat: int, view: View, legal: list[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        i = next(step)
+        if i >= len(lessons):
+            raise ValueError(f"{path}: fewer decisions than the game of {seed} has")
+        start, end = lessons.offsets[i], lessons.offsets[i + 1]
+        if [table.ids[str(a)] for a in legal] != lessons.legal[start:end].tolist():
+            raise ValueError(f"{path}: decision {i} is not the one the game of {seed} reaches")
+        return legal[int(lessons.chosen[i])]
+
+    return _record(rules, seed, recorded)
 
 
 def load_all(folder: Path) -> Lessons:

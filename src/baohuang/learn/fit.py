@@ -1,13 +1,19 @@
 """Fitting the network to the expert's games (expert iteration, :mod:`.expert`), to an update
 budget: a run with the same folder and a larger ``updates`` goes on where the last stopped.
 
-Each update draws ``batch`` decisions; the Q-network (:class:`~.network.QNet`) values every
-legal action of each. The loss is the cross-entropy of a softmax over those values (divided by
-``temperature``) against the expert's choice, plus ``value_weight`` times the squared error of
-the chosen action's value against the points that followed (scaled), plus ``search_weight``
-times that of each action the expert's search weighed against its mean points there. The
-learned bot plays the best-valued action, so it plays as the expert would where the network has
-learnt it, and its values of other actions are the search's where the search weighed them.
+Each update draws ``batch`` decisions; the network (:class:`~.network.QNet`) gives every legal
+action of each a value and, with ``heads`` 2, a policy logit; with ``hint``, an action's
+features say whether it is the heuristic's choice there, so the network learns where the
+expert departs from the heuristic (``strong`` keeps its answer at about nine decisions in ten)
+rather than the whole policy from nothing. The loss is the cross-entropy of a softmax over the
+logits against the expert's choice (weighted ``depart_weight`` where the expert departed from
+the heuristic: the choices that carry what it knows better), plus ``value_weight`` times the
+squared error of the chosen action's value against the points that followed (scaled), plus
+``search_weight`` times that of each action the expert's search weighed against its mean
+points there. The learned bot plays the action the policy prefers, as the expert would where
+the network has learnt it; the values, the search's where the search weighed them, are what a
+margin (``@M``) and a search read. With one head (fits from before the policy had its own) the
+logits are the values divided by ``temperature``: one output pulled two ways.
 
 Every ``eval_every`` updates the model is exported and plays ``eval_deals`` duplicate deals
 against the heuristic. The folder holds ``fit.pt`` (network, optimizer, counters, log),
@@ -29,11 +35,12 @@ import numpy as np
 import torch
 from torch.nn import functional
 
+from ..bots.learned import VALUE
 from ..engine.rules import Rules
 from ..features.actions import action_features
 from ..provenance import stamp
 from .curve import plot_curve
-from .expert import SHARD, Lessons, load_all, shards
+from .expert import SHARD, Lessons, shards
 from .network import HIDDEN, QNet
 from .runs import against_heuristic, keep
 
@@ -48,6 +55,11 @@ class FitConfig:
     preset: str = "classic"
     options: dict[str, Any] = field(default_factory=dict)
     hidden: tuple[int, ...] = HIDDEN
+    heads: int = 2
+    hint: bool = True
+    #: The weight of a decision where the expert departed from the heuristic's choice, in the
+    #: policy's loss (1: as any other; 5 measured better, bench/learned.md).
+    depart_weight: float = 5.0
     batch: int = 128
     lr: float = 3e-4
     temperature: float = 0.1
@@ -79,10 +91,12 @@ class Fitter:
         self.device = torch.device(device)
         saved = torch.load(folder / CHECKPOINT, weights_only=False) if self.resumed else None
         if saved is not None:
-            config = FitConfig(**{**saved["config"], "hidden": tuple(saved["config"]["hidden"])})
+            older = {"heads": 1, "hint": False, "depart_weight": 1.0}  # fits from before them
+            kept = {**older, **saved["config"]}
+            config = FitConfig(**{**kept, "hidden": tuple(kept["hidden"])})
         self.config = config = config or FitConfig()
         self.rules = config.rules()
-        self.net = QNet(config.hidden).to(self.device)
+        self.net = QNet(config.hidden, config.heads, int(config.hint)).to(self.device)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.lr)
         self.counters = FitCounters()
         self.log: list[dict[str, Any]] = []
@@ -96,6 +110,7 @@ class Fitter:
         )
         self.rng = np.random.default_rng([config.seed, self.counters.updates])
         self.lessons: Lessons | None = None
+        self.games = 0
 
     @property
     def resumed(self) -> bool:
@@ -103,9 +118,16 @@ class Fitter:
 
     def run(self, updates: int, show: Callable[[FitCounters, dict[str, Any]], None]) -> None:
         """Fit until ``updates`` updates in all (this run and the ones before it)."""
-        self.lessons = load_all(self.folder)
+        found = shards(self.folder)  # the games fitted (more may be written meanwhile)
+        self.games = len(found) * SHARD
+        self.lessons = Lessons.join([Lessons.load(path) for path in found])
         if not len(self.lessons):
             raise ValueError(f"no games in {self.folder}: generate them first")
+        if self.config.hint and self.lessons.base.min() < 0:
+            raise ValueError(
+                f"games in {self.folder} without the heuristic's choices: annotate them first "
+                "(baohuang.learn.expert.annotate; `baohuang train --method expert` does)"
+            )
         start, losses = time.monotonic(), []
         while self.counters.updates < updates:
             losses.append(self._update(self.lessons))
@@ -135,7 +157,7 @@ class Fitter:
             "loss": None if policy is None else round(policy, 4),
             "value_loss": None if value is None else round(value, 4),
             "search_loss": None if search is None else round(search, 4),
-            "games": len(shards(self.folder)) * SHARD,
+            "games": self.games,
         }
 
     def _update(self, lessons: Lessons) -> tuple[float, float, float | None]:
@@ -150,16 +172,27 @@ class Fitter:
         observations = torch.from_numpy(lessons.observations[picks].astype(np.float32))
         observations = observations.to(self.device).repeat_interleave(sizes, dim=0)
         actions = self.features[torch.from_numpy(ids.astype(np.int64)).to(self.device)]
-        values = self.net(observations, actions)
+        first = torch.cumsum(sizes, 0) - sizes
+        if self.config.hint:
+            hint = torch.zeros((len(actions), 1), device=self.device)
+            base = torch.from_numpy(lessons.base[picks].astype(np.int64)).to(self.device)
+            hint[first + base] = 1.0
+            actions = torch.cat([actions, hint], dim=1)
+        outputs = self.net(observations, actions)
+        values = outputs[:, VALUE]
+        preferences = outputs[:, -1] if self.config.heads > 1 else values / self.config.temperature
         # Each decision's legal actions padded into one row: -inf where it has none.
         width = int(sizes.max())
         row = torch.repeat_interleave(torch.arange(len(picks), device=self.device), sizes)
-        first = torch.cumsum(sizes, 0) - sizes
         column = torch.arange(len(values), device=self.device) - first[row]
         logits = torch.full((len(picks), width), float("-inf"), device=self.device)
-        logits[row, column] = values / self.config.temperature
+        logits[row, column] = preferences
         chosen = torch.from_numpy(lessons.chosen[picks].astype(np.int64)).to(self.device)
-        policy = functional.cross_entropy(logits, chosen)
+        policy = functional.cross_entropy(logits, chosen, reduction="none")
+        if self.config.depart_weight != 1.0:
+            departs = torch.from_numpy(lessons.base[picks] != lessons.chosen[picks]).to(self.device)
+            policy = policy * torch.where(departs, self.config.depart_weight, 1.0)
+        policy = policy.mean()
         returns = torch.from_numpy(lessons.returns[picks]).to(self.device)
         value = functional.mse_loss(values[first + chosen], returns)
         loss = policy + self.config.value_weight * value
@@ -185,7 +218,7 @@ class Fitter:
         provenance = {
             "method": "expert iteration: imitation of the expert's games (baohuang.learn.fit)",
             **stamp(asdict(self.config)),
-            "games": len(shards(self.folder)) * SHARD,
+            "games": self.games,
             "decisions": len(self.lessons) if self.lessons is not None else None,
             "updates": self.counters.updates,
         }

@@ -1,6 +1,9 @@
 """The Q-network in PyTorch, the twin of :class:`~baohuang.bots.learned.QModel` (numpy): the
 observation scaled by its bounds, concatenated with an action's features, through fully
-connected ReLU layers to one value. :meth:`QNet.to_model` exports the weights for the bot."""
+connected ReLU layers to the action's value and, with two heads, its policy logit (how much
+the expert prefers it). With ``hints`` 1 an action's features end with one more column: 1 for
+the heuristic's choice (the network learns where the expert departs from it).
+:meth:`QNet.to_model` exports the weights for the bot."""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from ..bots.learned import QModel
+from ..bots.learned import VALUE, QModel
 from ..features.actions import ACTION_FEATURES
 from ..features.observation import HIGH, SIZE
 
@@ -25,29 +28,31 @@ def observation_scale() -> np.ndarray:
 
 
 class QNet(nn.Module):
-    """Q(observation, action) (see the module docstring)."""
+    """Q(observation, action) and, with ``heads`` 2, a policy logit (the module docstring)."""
 
-    def __init__(self, hidden: tuple[int, ...] = HIDDEN) -> None:
+    def __init__(self, hidden: tuple[int, ...] = HIDDEN, heads: int = 1, hints: int = 0) -> None:
         super().__init__()
-        self.hidden = tuple(hidden)
+        self.hidden, self.heads, self.hints = tuple(hidden), heads, hints
         self.scale: torch.Tensor
         self.register_buffer("scale", torch.from_numpy(observation_scale()))
-        dims = [SIZE + ACTION_FEATURES, *self.hidden, 1]
+        dims = [SIZE + ACTION_FEATURES + hints, *self.hidden, heads]
         self.layers = nn.ModuleList(nn.Linear(a, b) for a, b in pairwise(dims))
 
     def forward(self, observations: torch.Tensor, actions: torch.Tensor) -> torch.Tensor:
-        """Values of a batch: ``observations`` (B × SIZE) with ``actions`` (B × features)."""
+        """Outputs of a batch, B × heads (column :data:`~baohuang.bots.learned.VALUE` the value,
+        the last the policy's logit): ``observations`` (B × SIZE) with ``actions`` (B ×
+        features and hints)."""
         x = torch.cat([observations * self.scale, actions], dim=1)
         for layer in self.layers[:-1]:
             x = torch.relu(layer(x))
-        out: torch.Tensor = self.layers[-1](x).squeeze(1)
+        out: torch.Tensor = self.layers[-1](x)
         return out
 
     @torch.no_grad()
     def values(self, observation: np.ndarray, actions: np.ndarray) -> np.ndarray:
         """The value of each of ``actions`` (K × features) after one ``observation``."""
         obs = torch.from_numpy(observation).unsqueeze(0).expand(len(actions), -1)
-        out: np.ndarray = self(obs, torch.from_numpy(actions)).numpy()
+        out: np.ndarray = self(obs, torch.from_numpy(actions))[:, VALUE].numpy()
         return out
 
     def to_model(
