@@ -4,6 +4,7 @@ an update budget learns the expert's choices, resumes, and its model carries its
 
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 
@@ -30,7 +31,7 @@ from baohuang.learn.expert import (
     shards,
     unannotated,
 )
-from baohuang.learn.fit import MODEL, PROVENANCE, FitConfig, Fitter
+from baohuang.learn.fit import BEST, MODEL, PROVENANCE, FitConfig, Fitter
 from helpers.stamps import FIELDS, check_stamp
 
 pytestmark = pytest.mark.slow
@@ -182,11 +183,15 @@ def test_the_fit_learns_the_experts_choices_and_resumes_to_its_budget(games: Pat
     assert fitter.counters.updates == 300
     learned = agreement(QModel.load(games / MODEL), lessons)
     assert learned > max(0.6, 3 * chance), (learned, chance)
-    again = Fitter(games, small(seed=9), "cpu")  # the checkpoint's settings win
+    best = max(fitter.log, key=lambda row: row["eval_mean"])  # the first of the best
+    assert QModel.load(games / BEST).provenance["updates"] == best["updates"]
+    resumed = FitConfig(hidden=(64,), batch=64, lr=3e-3, eval_every=50, eval_deals=2, seed=9)
+    again = Fitter(games, resumed, "cpu")  # the checkpoint's settings win, but evaluation's
     assert again.resumed and again.counters.updates == 300 and again.config.seed == 0
+    assert again.config.eval_every == 50
     again.run(400, lambda counters, row: None)
     assert again.counters.updates == 400
-    assert [row["updates"] for row in again.log] == [100, 200, 300, 400]
+    assert [row["updates"] for row in again.log] == [100, 200, 300, 350, 400]
     provenance = json.loads((games / PROVENANCE).read_text())
     assert provenance["updates"] == 400 and provenance["games"] == SHARD
     assert provenance["settings"]["hidden"] == [64] and provenance["commit"]
@@ -275,8 +280,12 @@ def test_train_method_expert_runs_from_the_command_line(tmp_path: Path) -> None:
     assert len(shards(out)) == 1 and (out / MODEL).exists() and (out / PROVENANCE).exists()
     recorded = without_base(shards(out)[0])  # as recorded before the heuristic's choices
     again = CliRunner().invoke(app, ["train", "--method", "expert", "--out", str(out),
-                                     "--updates", "60", "--eval-deals", "2"])  # fmt: skip
+                                     "--updates", "60", "--eval-deals", "2",
+                                     "--eval-every", "5"])  # fmt: skip
     assert again.exit_code == 0, again.output
+    assert (out / BEST).exists()
+    with (out / "fit_log.csv").open() as rows:
+        assert [row["updates"] for row in csv.DictReader(rows)] == ["50", "55", "60"]
     assert np.array_equal(Lessons.load(shards(out)[0]).base, recorded.base)
     refused = CliRunner().invoke(app, ["train", "--method", "expert", "--out", str(out),
                                        "--expert", "nobody"])  # fmt: skip

@@ -83,6 +83,9 @@ def train(
     updates: Annotated[
         int, typer.Option(help="更新次数 fit until this many updates in all (resumable)", min=0)
     ] = 0,
+    eval_every: Annotated[
+        int, typer.Option(help="评估间隔 --method expert: updates between evaluations", min=1)
+    ] = 1000,
 ) -> None:
     """训练学习型机器人（深度蒙特卡洛自我对弈，或专家迭代）。 Train the learned bot: deep
     Monte-Carlo self-play, or expert iteration; resumes from what OUT holds."""
@@ -102,7 +105,8 @@ def train(
         typer.echo(f"--phases: all or roles, not {phases!r}", err=True)
         raise typer.Exit(2)
     if method == "expert":
-        expert_iteration(out, preset, expert, games, updates, device, eval_deals, seed, actors)
+        evaluation = (eval_every, eval_deals)
+        expert_iteration(out, preset, expert, games, updates, device, evaluation, seed, actors)
         return
     if method != "dmc":
         typer.echo(f"--method: dmc or expert, not {method!r}", err=True)
@@ -151,7 +155,7 @@ def expert_iteration(
     games: int,
     updates: int,
     device: str,
-    deals: int,
+    evaluation: tuple[int, int],
     seed: int,
     jobs: int = 1,
 ) -> None:
@@ -159,7 +163,7 @@ def expert_iteration(
     heuristic's choices added to games recorded without them, then the fit to ``updates``."""
     from ..bots.base import is_bot
     from ..learn.expert import SHARD, annotate, generate, shards, unannotated
-    from ..learn.fit import CURVE, LOG, MODEL, PROVENANCE, FitConfig, Fitter
+    from ..learn.fit import BEST, CURVE, LOG, MODEL, PROVENANCE, FitConfig, Fitter
 
     if not is_bot(expert):
         typer.echo(f"--expert: no bot {expert!r}", err=True)
@@ -184,7 +188,9 @@ def expert_iteration(
             rules = Rules.preset(preset)
             annotate(out, rules, f"{preset}/{seed}", lambda n: progress.advance(marked, n))
         held = len(shards(out))
-        fitter = Fitter(out, FitConfig(preset=preset, eval_deals=deals, seed=seed), device)
+        every, deals = evaluation
+        config = FitConfig(preset=preset, eval_every=every, eval_deals=deals, seed=seed)
+        fitter = Fitter(out, config, device)
         if updates <= fitter.counters.updates:
             console.print(f"{out}: {held} shards of games, {fitter.counters.updates:,} updates")
             return
@@ -201,7 +207,7 @@ def expert_iteration(
 
         fitter.run(updates, show)
     console.print(summary(fitter.log))
-    files = ", ".join(str(out / name) for name in (MODEL, PROVENANCE, LOG, CURVE))
+    files = ", ".join(str(out / name) for name in (MODEL, BEST, PROVENANCE, LOG, CURVE))
     console.print(f"{files}; play it: baohuang arena --bots learned:{out / MODEL},heuristic")
 
 

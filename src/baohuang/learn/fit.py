@@ -16,8 +16,10 @@ margin (``@M``) and a search read. With one head (fits from before the policy ha
 logits are the values divided by ``temperature``: one output pulled two ways.
 
 Every ``eval_every`` updates the model is exported and plays ``eval_deals`` duplicate deals
-against the heuristic. The folder holds ``fit.pt`` (network, optimizer, counters, log),
-``model.npz`` (the bot's weights), ``provenance.json`` (the :func:`~baohuang.provenance.stamp`:
+against the heuristic (a resumed fit takes these two from the run, its other settings from its
+checkpoint). The folder holds ``fit.pt`` (network, optimizer, counters, log), ``model.npz``
+(the bot's weights), ``best.npz`` (the model of the best evaluation so far: chosen on those
+deals, so confirm it on others), ``provenance.json`` (the :func:`~baohuang.provenance.stamp`:
 commit, date, machine, command and settings; games, decisions, updates), ``fit_log.csv`` and
 ``fit_curve.png``. The learner uses a GPU when one is there.
 """
@@ -25,6 +27,7 @@ commit, date, machine, command and settings; games, decisions, updates), ``fit_l
 from __future__ import annotations
 
 import json
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -44,7 +47,7 @@ from .expert import SHARD, Lessons, shards
 from .network import HIDDEN, QNet
 from .runs import against_heuristic, keep
 
-CHECKPOINT, MODEL, PROVENANCE = "fit.pt", "model.npz", "provenance.json"
+CHECKPOINT, MODEL, BEST, PROVENANCE = "fit.pt", "model.npz", "best.npz", "provenance.json"
 LOG, CURVE = "fit_log.csv", "fit_curve.png"
 
 
@@ -92,8 +95,10 @@ class Fitter:
         saved = torch.load(folder / CHECKPOINT, weights_only=False) if self.resumed else None
         if saved is not None:
             older = {"heads": 1, "hint": False, "depart_weight": 1.0}  # fits from before them
-            kept = {**older, **saved["config"]}
-            config = FitConfig(**{**kept, "hidden": tuple(kept["hidden"])})
+            kept = {**older, **saved["config"], "hidden": tuple(saved["config"]["hidden"])}
+            if config is not None:  # how often and how widely to evaluate: this run's
+                kept |= {"eval_every": config.eval_every, "eval_deals": config.eval_deals}
+            config = FitConfig(**kept)
         self.config = config = config or FitConfig()
         self.rules = config.rules()
         self.net = QNet(config.hidden, config.heads, int(config.hint)).to(self.device)
@@ -133,14 +138,17 @@ class Fitter:
             losses.append(self._update(self.lessons))
             every = self.config.eval_every
             last = self.counters.updates == updates
-            if self.counters.updates % 50 == 0 or last:
+            evaluate = self.counters.updates % every == 0 or last
+            if self.counters.updates % 50 == 0 or evaluate:
                 self.counters.seconds += time.monotonic() - start
                 start = time.monotonic()
                 row = self._row(losses)
                 losses = []
-                if self.counters.updates % every == 0 or last:
+                if evaluate:
                     self.export()
                     row |= self.evaluate(self.config.eval_deals)
+                    if all(row["eval_mean"] > old.get("eval_mean", -np.inf) for old in self.log):
+                        shutil.copyfile(self.folder / MODEL, self.folder / BEST)
                     self.log.append(row)
                     self.save()
                 show(self.counters, row)
