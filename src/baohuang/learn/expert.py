@@ -268,8 +268,14 @@ def annotate(
 
 
 def unannotated(folder: Path) -> list[Path]:
-    """The shards of ``folder`` without the heuristic's choices (:func:`annotate`)."""
-    return [path for path in shards(folder) if Lessons.load(path).base.min(initial=0) < 0]
+    """The shards of ``folder`` without the heuristic's choices (:func:`annotate`): their
+    arrays' names are read, not their decisions."""
+
+    def bare(path: Path) -> bool:
+        with np.load(path) as data:
+            return "base" not in data.files
+
+    return [path for path in shards(folder) if bare(path)]
 
 
 def _replay(rules: Rules, seed: str, lessons: Lessons, at: int, path: Path) -> Lessons:
