@@ -90,3 +90,88 @@ def test_a_stale_token_neither_takes_the_table_nor_writes(database: str) -> None
             await store.close()
 
     asyncio.run(check())
+
+
+def test_a_batch_stores_each_tables_rows_unless_its_own_fence_is_over(database: str) -> None:
+    """Writes queued together share a transaction (one statement on PostgreSQL); a lost fence
+    or a row already stored refuses that write alone, the others' rows stored whole."""
+
+    async def check() -> None:
+        store = Store(database)
+        await store.start()
+
+        def tables(session: Session) -> None:
+            for name, epoch in (("a", 1), ("b", 1), ("c", 2)):
+                row = TableRow(
+                    id=name, config={}, seed="s", status="playing", created=0.0, epoch=epoch
+                )
+                session.add(row)
+
+        def event(table: str, seq: int) -> dict[str, object]:
+            private = {"0": {"hand": ["♠A", "大王"]}, "3": {"note": "明独"}}
+            public = {"seat": seq % 5, "says": "接风", "cards": [1, 2.5, None, True]}
+            return {
+                "table_id": table,
+                "seq": seq,
+                "kind": "act",
+                "public": public,
+                "private": private,
+                "secret": {"token": "x" * 3},
+                "at": 1.5 * seq,
+            }
+
+        try:
+            await store.write(tables)
+            await store.write(Append([event("b", 1)], fence=("b", 1)))
+            results = await asyncio.gather(
+                store.write(Append([event("a", 1), event("a", 2)], fence=("a", 1))),
+                store.write(Append([event("b", 1)], fence=("b", 1))),  # stored already
+                store.write(Append([event("c", 1)], fence=("c", 1))),  # epoch 1 is over
+                store.write(Append([event("c", 1)], fence=("c", 2))),
+                store.write(Append([event("b", 2)])),  # one node: no fence
+                return_exceptions=True,
+            )
+            assert results[0] is None and results[3] is None and results[4] is None
+            assert not isinstance(results[1], Fenced) and isinstance(results[1], Exception)
+            assert isinstance(results[2], Fenced) and "epoch 1 of table c" in str(results[2])
+            for table, seqs in (("a", [1, 2]), ("b", [1, 2]), ("c", [1])):
+                stored = await store.events(table)
+                assert [row.seq for row in stored] == seqs
+                for row in stored:
+                    want = event(table, row.seq)
+                    got = {"public": row.public, "private": row.private, "secret": row.secret}
+                    assert got == {key: want[key] for key in got}
+                    assert (row.kind, row.at) == ("act", want["at"])
+        finally:
+            await store.close()
+
+    asyncio.run(check())
+
+
+@pytest.mark.postgres
+def test_the_writer_reconnects_after_postgresql_restarts(postgres: Postgres) -> None:
+    """Every connection cut (PostgreSQL restarted at once): the next writes are stored, on a
+    new connection, and the ones before are still there."""
+
+    async def check() -> None:
+        store = Store(postgres.database(f"r{uuid.uuid4().hex[:12]}"))
+        await store.start()
+
+        def table(session: Session) -> None:
+            session.add(TableRow(id="t", config={}, seed="s", status="playing", created=0.0))
+
+        def event(seq: int) -> list[dict[str, object]]:
+            row = {"table_id": "t", "seq": seq, "kind": "sit", "public": {}, "private": {}}
+            return [row | {"secret": {}, "at": 0.0}]
+
+        try:
+            await store.write(table)
+            await store.write(Append(event(1), fence=("t", 0)))
+            postgres.restart()
+            outcomes = [await store.write(Append(event(seq), fence=("t", 0))) for seq in (2, 3)]
+            assert outcomes == [None, None]
+            assert [row.seq for row in await store.events("t")] == [1, 2, 3]
+        finally:
+            await store.close()
+
+    asyncio.run(check())

@@ -280,10 +280,17 @@ class Postgres:
         if self.as_root:  # its own folder under /tmp: pytest's are closed to other users
             shutil.chown(self.dir, "postgres", "postgres")
         self._run("initdb", "-D", str(self.dir / "data"), "-A", "trust", "-U", "postgres")
+        self._ctl("start")
+        return self
+
+    def restart(self) -> None:
+        """Stop the cluster at once (every connection cut, as in a crash) and start it again."""
+        self._ctl("restart", "-m", "immediate")
+
+    def _ctl(self, *action: str) -> None:
         options = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off"
         log = str(self.dir / "log")
-        self._run("pg_ctl", "-D", str(self.dir / "data"), "-o", options, "-l", log, "-w", "start")
-        return self
+        self._run("pg_ctl", "-D", str(self.dir / "data"), "-o", options, "-l", log, "-w", *action)
 
     def stop(self) -> None:
         self._run("pg_ctl", "-D", str(self.dir / "data"), "-m", "immediate", "stop")
