@@ -123,7 +123,7 @@ class Seat(TableClient):
         #: waits for its ``ready`` answer).
         self.view: dict[str, Any] | None = None
 
-    def take(self, text: str | bytes) -> dict[str, Any]:
+    def take(self, text: str | bytes | dict[str, Any]) -> dict[str, Any]:
         msg = super().take(text)
         if msg["t"] in ("event", "snapshot") and msg["d"].get("view"):
             self.view = msg["d"]["view"]

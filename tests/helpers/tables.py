@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 from pydantic import TypeAdapter
 from sqlalchemy.orm import Session
 
-from baohuang.protocol.messages import Command, TableConfig
+from baohuang.protocol.messages import Command, TableConfig, unfold
 from baohuang.protocol.messages import Hello as HelloData
 from baohuang.server.botpool import BotPool
 from baohuang.server.clock import FakeClock
@@ -53,6 +53,8 @@ class Client:
         self.clock: dict[str, Any] | None = None
         self.history: list[dict[str, Any]] = []
         self.messages: list[dict[str, Any]] = []
+        #: Every frame received, as sent (:attr:`messages` reads a folded ack as its own).
+        self.frames: list[str] = []
 
     @property
     def online(self) -> bool:
@@ -61,8 +63,9 @@ class Client:
     def read(self) -> list[dict[str, Any]]:
         """Take what the actor queued for this connection; events must have no gap."""
         got = []
-        for text in self.conn.taken():
-            msg = json.loads(text)
+        texts = self.conn.taken()
+        self.frames += texts
+        for msg in (m for text in texts for m in unfold(json.loads(text))):
             got.append(msg)
             data = msg["d"]
             if msg["t"] == "event":

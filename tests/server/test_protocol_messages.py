@@ -4,6 +4,7 @@ kind included."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -86,3 +87,32 @@ def play_until(harness: Harness, moves: int) -> None:
     """Let the table play until its match has made ``moves`` engine actions."""
     while sum(1 for e in harness.actor.state.log if e.kind == "game") < moves:
         harness.step()
+
+
+def test_a_commands_answer_rides_in_the_frame_of_its_last_event(harness: Harness) -> None:
+    """A command that caused events is answered in its last event's frame, on the connection
+    that sent it alone (``a``); a repeat of it, a refusal and a command without events are
+    answered in frames of their own. Every frame is a server message."""
+    (person,) = harness.create(people=1, pause=0)
+    watcher = harness.connect(None, None)
+    sent, seen = len(person.frames), len(watcher.frames)
+    answer = harness.send(person, "auto", on=True, id="fold-1")
+    assert answer == {"t": "ack", "v": harness.actor.state.seq, "d": {"id": "fold-1"}}
+    mine = [json.loads(text) for text in person.frames[sent:]]
+    theirs = [json.loads(text) for text in watcher.frames[seen:]]
+    assert [m["t"] for m in mine] == ["event"] * len(mine) != []  # no frame of the ack's own
+    assert mine[-1]["a"] == {"id": "fold-1"} and mine[-1]["v"] == answer["v"]
+    assert all("a" not in m for m in [*mine[:-1], *theirs])
+    assert [m["d"]["kind"] for m in theirs] == [m["d"]["kind"] for m in mine]
+    sent = len(person.frames)
+    harness.send(person, "auto", on=True, id="fold-1")  # a repeat: its first answer again
+    harness.send(person, "sit", id="fold-2")  # refused: seated already
+    harness.send(person, "hint", id="fold-3")  # answered, nothing caused
+    again = [json.loads(text) for text in person.frames[sent:]]
+    assert [(m["t"], m["d"]["id"]) for m in again if m["t"] != "event"] == [
+        ("ack", "fold-1"),
+        ("error", "fold-2"),
+        ("ack", "fold-3"),
+    ]
+    for text in [*person.frames, *watcher.frames]:
+        SERVER.validate_json(text)

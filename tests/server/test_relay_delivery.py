@@ -6,18 +6,20 @@ In process, with a fake Redis link; tests/e2e/test_cluster.py restarts a real Re
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from baohuang.protocol.messages import Hello as HelloData
+from baohuang.protocol.messages import Ready, Sit
 from baohuang.server.cluster import relay as relay_module
 from baohuang.server.cluster import remote
 from baohuang.server.cluster.relay import Relays
 from baohuang.server.cluster.remote import Hosted, Outbox
 from baohuang.server.connection import Conn
-from baohuang.server.table.mailbox import Gone, Hello, Message
+from baohuang.server.table.mailbox import Cmd, Gone, Hello, Message
 
 
 class Link:
@@ -158,3 +160,37 @@ def test_a_relay_says_the_room_code_again_to_a_new_owner() -> None:
     hellos = [(node, payload["d"]) for node, payload in link.sent if payload["k"] == "hello"]
     assert [node for node, _ in hellos] == ["n0", "n2"]
     assert all(data["code"] == "ABC234" for _, data in hellos)
+
+
+def test_a_relay_reads_an_answer_folded_into_an_event() -> None:
+    """A command's ack rides in its last event's frame: the relay takes the command as
+    answered and keeps a ``sit``'s seat token; an event the client has already (the owner
+    said it again after a move) still brings the client its answer, on its own."""
+    link = Link()
+    conn = Conn(7, "玩家")
+    sit = Sit(id="c1", op="sit", seat=2)
+    ready = Ready(id="c2", op="ready", on=True)
+
+    async def main() -> None:
+        async def resolve(_: str) -> str | None:
+            return "n0"
+
+        relays = Relays(link, resolve)  # type: ignore[arg-type]  # the fake link
+        relay = relays.open("t", "n0", conn)
+        relay.submit(Hello(conn, HelloData(token=None, since=4)))
+        relay.submit(Cmd(conn, 4, sit))
+        relay.submit(Cmd(conn, 4, ready))
+        await settle(lambda: len(link.sent) == 3)
+        folded = {"id": "c1", "seat": 2, "token": "secret"}
+        event = {"t": "event", "v": 5, "d": {"kind": "sit"}, "a": folded}
+        relay.deliver([json.dumps(event)], closed=False)
+        assert relay.pending.keys() == {"c2"} and relay.token == "secret"
+        again = {"t": "event", "v": 5, "d": {"kind": "ready"}, "a": {"id": "c2"}}
+        relay.deliver([json.dumps(again)], closed=False)
+        assert not relay.pending
+        relay.submit(Gone(conn))
+
+    asyncio.run(main())
+    got = [json.loads(text) for text in conn.taken()]
+    assert [m["t"] for m in got] == ["event", "ack"]
+    assert got[0]["a"]["token"] == "secret" and got[1] == {"t": "ack", "v": 5, "d": {"id": "c2"}}

@@ -196,7 +196,7 @@ class BotSeat(TableClient):
             self.pending = (data["id"], data, seq)
         await super().send_command(data, seq)
 
-    def take(self, text: str | bytes) -> dict[str, Any]:
+    def take(self, text: str | bytes | dict[str, Any]) -> dict[str, Any]:
         msg = super().take(text)
         if not self.repeat:
             if msg["t"] == "welcome":

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from collections import deque
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
+from ..protocol.messages import unfold
 from .errors import ProtocolViolation
 
 #: Seconds a connection may wait for its next message before that counts as a timeout.
@@ -80,6 +82,8 @@ class TableClient:
         self.token: str | None = None
         #: Whether the message :meth:`take` checked last was an event already seen (skipped).
         self.repeat = False
+        #: Messages a frame stood for beyond its first (an event's folded ack), to take next.
+        self.unfolded: deque[dict[str, Any]] = deque()
 
     @property
     def socket(self) -> ClientConnection:
@@ -136,7 +140,8 @@ class TableClient:
         try:
             async with asyncio.timeout(limit):
                 while True:
-                    msg = self.take(await self.socket.recv())
+                    unfolded = self.unfolded.popleft() if self.unfolded else None
+                    msg = self.take(unfolded or await self.socket.recv())
                     if not self.repeat:
                         return msg
         except TimeoutError:
@@ -147,22 +152,30 @@ class TableClient:
         socket (however long the silences)."""
         async for text in self.socket:
             msg = self.take(text)
-            if not self.repeat:
-                yield msg
+            while True:
+                if not self.repeat:
+                    yield msg
+                if not self.unfolded:
+                    break
+                msg = self.take(self.unfolded.popleft())
 
-    def take(self, text: str | bytes) -> dict[str, Any]:
-        """A received message, parsed, its envelope and sequence number checked; an ``error``
-        goes to :meth:`refused`, then to ``listen`` like the rest. An event already seen goes
-        to :meth:`duplicate` only, and sets :attr:`repeat`."""
+    def take(self, text: str | bytes | dict[str, Any]) -> dict[str, Any]:
+        """A received message (or one a frame stood for: :attr:`unfolded`), parsed, its
+        envelope and sequence number checked; an ``error`` goes to :meth:`refused`, then to
+        ``listen`` like the rest. An event already seen goes to :meth:`duplicate` only, and
+        sets :attr:`repeat`; an event's folded ack is queued in :attr:`unfolded`."""
         try:
-            msg: dict[str, Any] = orjson.loads(text)
+            msg: dict[str, Any] = text if isinstance(text, dict) else orjson.loads(text)
+            msg, *rest = unfold(msg)
             kind, seq, data = msg["t"], msg["v"], msg["d"]
             if kind not in SERVER_MESSAGES or not isinstance(data, dict):
                 raise ValueError(kind)
             if kind == "event" and (not isinstance(seq, int) or isinstance(seq, bool)):
                 raise ValueError(seq)
-        except (orjson.JSONDecodeError, KeyError, TypeError, ValueError):
-            raise ProtocolViolation(f"not a server message: {text[:200]!r}") from None
+        except (orjson.JSONDecodeError, AttributeError, KeyError, TypeError, ValueError):
+            shown = text if isinstance(text, dict) else text[:200]
+            raise ProtocolViolation(f"not a server message: {shown!r}") from None
+        self.unfolded.extend(rest)
         self.repeat = kind == "event" and seq <= self.seq
         if self.repeat:
             self.duplicate(seq)

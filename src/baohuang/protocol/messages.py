@@ -9,8 +9,10 @@ had seen when it made the command.
 Client → server: ``hello`` (first message: who I am and what I have seen), ``cmd`` (a command
 with an id), ``ping``. Server → client: ``welcome``, ``event``, ``snapshot``, ``ack``,
 ``error``, ``pong``, and ``view`` (to one seat alone: its answer to a sealed poll was kept,
-R14). ``docs/protocol.md`` and ``docs/protocol.schema.json`` are generated from
-this module (``baohuang protocol --out docs``).
+R14). A command that caused events is answered in the frame of the last of them, on the
+connection that sent it: that ``event`` carries the ``ack`` as ``a`` (:func:`unfold` reads it
+as the two messages it stands for). ``docs/protocol.md`` and ``docs/protocol.schema.json`` are
+generated from this module (``baohuang protocol --out docs``).
 """
 
 from __future__ import annotations
@@ -467,6 +469,11 @@ class ServerEvent(Model):
     t: Literal["event"]
     v: int
     d: EventData
+    a: Ack | None = Field(
+        None,
+        description="On the connection whose command this event's message ends: the "
+        "command's ack, sent in this frame instead of one of its own.",
+    )
 
 
 class ServerSnapshot(Model):
@@ -509,3 +516,14 @@ ServerMessage = Annotated[
     | ServerPong,
     Field(discriminator="t"),
 ]
+
+
+def unfold(msg: dict[str, Any]) -> list[dict[str, Any]]:
+    """A received message as the messages it stands for: an ``event`` carrying its command's
+    ack (``a``) is that event, then the ``ack``; any other message is itself.
+
+    >>> unfold({"t": "event", "v": 7, "d": {"kind": "ready"}, "a": {"id": "c1"}})
+    [{'t': 'event', 'v': 7, 'd': {'kind': 'ready'}}, {'t': 'ack', 'v': 7, 'd': {'id': 'c1'}}]
+    """
+    ack = msg.pop("a", None) if msg.get("t") == "event" else None
+    return [msg] if ack is None else [msg, {"t": "ack", "v": msg["v"], "d": ack}]

@@ -12,6 +12,7 @@ from playwright.sync_api import Page, expect
 
 from baohuang.engine.describe import pack_counts
 from baohuang.engine.rules import Rules
+from baohuang.protocol.messages import unfold
 from helpers.servers import LiveServer
 
 from .browserkit import (
@@ -165,13 +166,13 @@ def test_server_restart_mid_game_continues(
 def test_phone_viewport(new_page: Callable[..., Page]) -> None:
     width, height = PHONE
     page = new_page(width, height, phone=True)
-    answers: list[dict] = []  # the acks and errors the table socket receives
+    answers: list[dict] = []  # the acks (folded in events or not) and errors received
     page.on(
         "websocket",
         lambda ws: ws.on(
             "framereceived",
-            lambda frame: (
-                answers.append(msg) if (msg := json.loads(frame))["t"] in ("ack", "error") else None
+            lambda frame: answers.extend(
+                m for m in unfold(json.loads(frame)) if m["t"] in ("ack", "error")
             ),
         ),
     )

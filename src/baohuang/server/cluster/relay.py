@@ -25,7 +25,7 @@ import orjson
 from redis.exceptions import RedisError
 
 from .. import metrics
-from ..connection import Conn
+from ..connection import Conn, message
 from ..table.mailbox import Cmd, Gone, Hello, Message
 from .leases import Cluster
 
@@ -155,7 +155,12 @@ class Relay:
         msg = orjson.loads(text)
         kind, seq, data = msg["t"], msg["v"], msg["d"]
         if kind == "event":
+            folded = msg.get("a")  # the answer to a command, in its last event's frame
+            if folded is not None:
+                self._answered("ack", folded)
             if self.synced and seq <= self.seq:
+                if folded is not None:  # the client has the event, not the answer
+                    self.conn.send(message("ack", seq, folded))
                 return True  # the client has it
             if self.synced and seq != self.seq + 1:
                 return False
@@ -167,12 +172,17 @@ class Relay:
             if self.greeted:
                 return True  # the relay's own hello to a new owner
             self.greeted = True
-        elif kind in ("ack", "error") and data.get("id") is not None:
+        elif kind in ("ack", "error"):
+            self._answered(kind, data)
+        self.conn.send(text)
+        return True
+
+    def _answered(self, kind: str, data: dict[str, Any]) -> None:
+        """A command of the client's answered: no longer pending; a ``sit``'s seat token kept."""
+        if data.get("id") is not None:
             self.pending.pop(data["id"], None)
             if kind == "ack" and data.get("token"):
                 self.token = data["token"]
-        self.conn.send(text)
-        return True
 
     @property
     def unanswered(self) -> bool:

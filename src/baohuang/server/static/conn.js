@@ -73,7 +73,14 @@ export class TableConn {
     };
   }
 
-  receive({ t, v, d }) {
+  receive({ t, v, d, a }) {
+    if (t === "event" && a) {
+      // The command's answer rides in the frame of the last event it caused: that event,
+      // then its ack, as if they had come one after the other.
+      this.receive({ t, v, d });
+      this.receive({ t: "ack", v, d: a });
+      return;
+    }
     if (t === "welcome") {
       const ws = this.ws;
       this.handlers.status(true);

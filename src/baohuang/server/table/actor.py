@@ -18,6 +18,7 @@ import secrets
 from collections.abc import Callable, Iterable
 from typing import Any
 
+import orjson
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
@@ -289,13 +290,16 @@ class TableActor:
             self.state.turn_since = self.clock.now()  # the turn, or who plays it, changed
         self.state.log.add(Logged(kind, public, private))
 
-    async def _flush(self) -> None:
+    async def _flush(
+        self, answering: Conn | None = None, ack: dict[str, Any] | None = None
+    ) -> bool:
         """The atomicity rule: every event one message caused (an action and what follows
         from it: game over, match over, a leaver replaced by a bot) in one write; then each
-        is sent, in order."""
+        is sent, in order. The last event's frame to ``answering`` carries the command's
+        ``ack`` as ``a`` (one frame, not two); whether it did."""
         if not self._rows:
             self._send_own_views()
-            return
+            return False
         rows, works = self._rows, self._works
         self._rows, self._works = [], []
 
@@ -313,9 +317,13 @@ class TableActor:
             # The views after everything the message caused, each seat's built once (their
             # public part once for all) for all of its events.
             views = views_json(self.state.game, [seat for seat, _ in groups])
-        for row in rows:
+        # A seat's own view still to come (R14) goes before the answer: no fold then.
+        folding = answering if ack is not None and not self._own_views else None
+        for row in rows[:-1]:
             self._broadcast(row["seq"] - 1, groups, views)
+        folded = self._broadcast(rows[-1]["seq"] - 1, groups, views, folding, ack)
         self._send_own_views()
+        return folded
 
     def _send_own_views(self) -> None:
         """R14: a seat whose answer to the sealed poll in progress was kept gets its new view
@@ -348,8 +356,12 @@ class TableActor:
         index: int,
         groups: list[tuple[int | None, set[Conn]]],
         views: dict[int | None, dict[str, Any]],
-    ) -> None:
-        """Event ``index`` to every connection, with its seat's view from ``views``."""
+        answering: Conn | None = None,
+        ack: dict[str, Any] | None = None,
+    ) -> bool:
+        """Event ``index`` to every connection, with its seat's view from ``views``; to
+        ``answering``, with ``ack`` as ``a`` (whether it was among them)."""
+        folded = False
         info = self.state.info().model_dump() if self.state.log[index].kind in TABLE_KINDS else None
         clock = self.clock_info()
         for seat, conns in groups:
@@ -362,7 +374,12 @@ class TableActor:
             data["clock"] = clock
             text = message("event", index + 1, data)
             for conn in conns:
-                conn.send(text)
+                if conn is answering:
+                    conn.send(f'{text[:-1]},"a":{orjson.dumps(ack).decode()}}}')
+                    folded = True
+                else:
+                    conn.send(text)
+        return folded
 
     # ------------------------------------------------------------------ loading (the fold)
 
@@ -543,17 +560,20 @@ class TableActor:
         if command.id in answers:
             conn.send(answers[command.id])
             return
-        snapshot = False
+        snapshot, ack = False, None
         try:
             extra = await self._run(conn, seen, command)
-            reply = message("ack", self.state.seq, {"id": command.id, **extra})
+            ack = {"id": command.id, **extra}
+            reply = message("ack", self.state.seq, ack)
         except Refused as refused:
             reply = message("error", self.state.seq, refused.data(command.id))
             snapshot, refusal = refused.code == "stale", refused.code
-        await self._flush()  # what the command caused is stored and sent before its answer
+        # What the command caused is stored and sent before its answer (with its last event).
+        folded = await self._flush(conn, ack)
         chair = self.state.seats[conn.seat] if conn.seat is not None else None
         (chair.answers if chair else conn.answers).keep(command.id, reply)
-        conn.send(reply)
+        if not folded:
+            conn.send(reply)
         metrics.command_answered(command.op, refusal, started)
         if snapshot and conn.resynced != self.state.seq:  # a burst of stale commands: one snapshot
             conn.resynced = self.state.seq
