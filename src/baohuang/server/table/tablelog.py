@@ -64,12 +64,13 @@ class TableLog(list[Logged]):
         self.append(logged)
         if logged.kind in ENGINE_KINDS:
             self.last_game_seq = len(self)
-            before = copy.copy(self.narration)
+            owns = {seat: logged.private.get(seat, {}).get("events") for seat in range(SEATS)}
+            private = any(own is not None for own in owns.values())
+            before = copy.copy(self.narration) if private else None  # for the seats' own
             said = [self.narration.says_json(event) for event in logged.public["events"]]
             logged.says[None] = said
-            for seat in range(SEATS):
-                own = logged.private.get(seat, {}).get("events")
-                if own is None:  # the spectator's copies: said alike
+            for seat, own in owns.items():
+                if own is None or before is None:  # the spectator's copies: said alike
                     logged.says[seat] = said
                 else:
                     narration = copy.copy(before)
