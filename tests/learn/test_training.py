@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 from baohuang.bots.base import BOTS, Bot, is_bot, make_bot, play_out
 from baohuang.bots.heuristic import HeuristicBot
-from baohuang.bots.learned import SHIPPED_MARGIN, LearnedBot, QModel, shipped_model
+from baohuang.bots.learned import LearnedBot, QModel, shipped_model
 from baohuang.cli import app
 from baohuang.engine.determinize import ROLE_PHASES
 from baohuang.engine.game import new_game
@@ -253,14 +253,16 @@ def test_a_roles_only_model_plays_the_cards_as_the_heuristic(tmp_path: Path) -> 
     assert games[0].actions == games[1].actions  # not its rules: the heuristic's whole game
 
 
-def test_the_shipped_model_earned_its_place_and_names_the_learned_bot() -> None:
-    """The model in the package (bench/learned.md: +0.27 [+0.07, +0.46] against the heuristic
-    over 500 weihai deals, answering otherwise only where it prefers by a point) answers the
-    weihai role phases; ``learned`` is that bot."""
-    model = shipped_model()
-    assert model.roles_only and model.rules is not None
-    assert Rules.from_dict(json.loads(model.rules)) == PRESETS["weihai"]
-    made = model.provenance  # the run that made it: its commit, command, settings, work
+def test_the_shipped_models_earned_their_place_and_name_the_learned_bot() -> None:
+    """The models in the package (bench/learned.md), each played under its own rules by
+    ``learned``: weihai's role answers (+0.27 [+0.07, +0.46] against the heuristic over 500
+    weihai deals, answering only where it prefers by a point), classic's whole game (reading
+    the heuristic's choice, its policy played); under other rules the first, whose role
+    answers leave every decision to the heuristic there."""
+    weihai, margin = shipped_model(PRESETS["weihai"])
+    assert weihai.roles_only and weihai.rules is not None and margin == 1.0
+    assert Rules.from_dict(json.loads(weihai.rules)) == PRESETS["weihai"]
+    made = weihai.provenance  # the run that made it: its commit, command, settings, work
     assert (
         made is not None and made["commit"] == "e04496a" and made["settings"]["preset"] == "weihai"
     )
@@ -268,6 +270,21 @@ def test_the_shipped_model_earned_its_place_and_names_the_learned_bot() -> None:
         193711,
         12278,
     )
+    classic, margin = shipped_model(PRESETS["classic"])
+    assert not classic.roles_only and classic.hints == 1 and margin is None
+    assert classic.rules is not None
+    assert Rules.from_dict(json.loads(classic.rules)) == PRESETS["classic"]
+    made = classic.provenance
+    assert made is not None and made["settings"]["preset"] == "classic"
+    assert "--method expert" in made["command"] and (made["games"], made["updates"]) == (
+        1310,
+        5000,
+    )
+    assert shipped_model(PRESETS["qq"])[0] is weihai
     assert "learned" in BOTS
-    bot = make_bot("learned", PRESETS["weihai"])
-    assert isinstance(bot, LearnedBot) and bot.margin == SHIPPED_MARGIN
+    for rules, model, margin in (
+        (PRESETS["weihai"], weihai, 1.0),
+        (PRESETS["classic"], classic, None),
+    ):
+        bot = make_bot("learned", rules)
+        assert isinstance(bot, LearnedBot) and (bot.model, bot.margin) == (model, margin)

@@ -19,7 +19,7 @@ from ..engine.rules import Rules
 from ..engine.scoring import GameResult
 from ..engine.views import View
 from .heuristic import HeuristicBot
-from .learned import SHIPPED_MARGIN, LearnedBot, QModel, has_shipped_model
+from .learned import LearnedBot, QModel, has_shipped_model
 from .search import SearchBot, strong_bot
 
 
@@ -78,8 +78,9 @@ BotFactory = Callable[[Rules, str], Bot]
 #: ``strong`` is ``search`` reading the hands from the play (``read=4``, :mod:`.handreader`;
 #: in classic searching the whole play when sure, :func:`.search.strong_bot`) for 0.78 in
 #: classic over 60 deals;
-#: ``learned`` (weihai's role answers learned where the model prefers them by a point, the
-#: heuristic's play) by 0.27 in weihai (bench/learned.md).
+#: ``learned`` plays the shipped model for the game's rules (bench/learned.md): weihai's role
+#: answers learned where the model prefers them by a point, the heuristic's play (0.27 in
+#: weihai); in classic the whole game, a network reading the heuristic's choice.
 BOTS: dict[str, BotFactory] = {
     "random": lambda rules, seed: RandomBot(seed),
     "auto": lambda rules, seed: AutoBot(),
@@ -88,7 +89,7 @@ BOTS: dict[str, BotFactory] = {
     "strong": strong_bot,
 }
 if has_shipped_model():  # the learned bot, when a model earned its place (bench/learned.md)
-    BOTS["learned"] = lambda rules, seed: LearnedBot(rules, margin=SHIPPED_MARGIN)
+    BOTS["learned"] = lambda rules, seed: LearnedBot(rules)
 #: ``learned:PATH``: the learned bot with the model at PATH (``baohuang train``'s model.npz);
 #: ``learned:PATH@M``: the heuristic's choice unless the model prefers another by M points.
 MODEL_PREFIX = "learned:"

@@ -17,6 +17,7 @@ value where the model has one output). A model may take a hint: one more feature
 from __future__ import annotations
 
 import json
+from functools import cache
 from importlib import resources
 from importlib.util import find_spec
 from pathlib import Path
@@ -36,11 +37,11 @@ if TYPE_CHECKING:
 VALUE = 0
 #: Returns are points (R10) divided by this, so that most targets lie in [-1, 1].
 POINTS_SCALE = 8.0
-#: The model shipped in the package, if one earned its place (bench/learned.md).
-SHIPPED = "learned.npz"
-#: The points by which the shipped model must prefer an answer to the heuristic's to give it
-#: (chosen over 300 deals of seed 7, bench/learned.md: greedy answers gain less).
-SHIPPED_MARGIN = 1.0
+#: The models shipped in the package, each one that earned its place (bench/learned.md), with
+#: the margin it plays at (:class:`LearnedBot`; ``None``: its policy's choice): weihai's role
+#: answers, given where the model prefers them by a point (chosen over 300 deals of seed 7:
+#: greedy answers gain less); classic's whole game, reading the heuristic's choice.
+SHIPPED: dict[str, float | None] = {"learned.npz": 1.0, "learned-classic.npz": None}
 
 
 class QModel:
@@ -122,26 +123,43 @@ class QModel:
         return out
 
 
-def _shipped() -> Any:
-    return resources.files("baohuang.bots").joinpath("models", SHIPPED)
+def _shipped() -> list[tuple[Any, float | None]]:
+    """The files of :data:`SHIPPED` that are in the package, with their margins."""
+    folder = resources.files("baohuang.bots").joinpath("models")
+    found = [(folder.joinpath(name), margin) for name, margin in SHIPPED.items()]
+    return [(file, margin) for file, margin in found if file.is_file()]
 
 
 def has_shipped_model() -> bool:
     """Whether a model ships with the package and numpy (the ``rl`` extra) is there to run it
     (then ``learned`` is a bot level)."""
-    return bool(_shipped().is_file()) and find_spec("numpy") is not None
+    return bool(_shipped()) and find_spec("numpy") is not None
 
 
-def shipped_model() -> QModel:
-    """The model that ships with the package; a clear error when there is none."""
-    found = _shipped()
-    if not found.is_file():
+@cache
+def shipped_models() -> tuple[tuple[QModel, float | None], ...]:
+    """The models that ship with the package, each with its margin (loaded once)."""
+    loaded = []
+    for file, margin in _shipped():
+        with resources.as_file(file) as path:
+            loaded.append((QModel.load(path), margin))
+    return tuple(loaded)
+
+
+def shipped_model(rules: Rules) -> tuple[QModel, float | None]:
+    """The shipped model for ``rules``, with its margin: the one trained under them, else the
+    first (under other rules a role-answers model leaves every decision to the heuristic); a
+    clear error when none ships."""
+    models = shipped_models()
+    if not models:
         raise ValueError(
             "no learned model ships with this version: train one with `baohuang train` and "
             "name it as learned:PATH/model.npz"
         )
-    with resources.as_file(found) as path:
-        return QModel.load(path)
+    own = [
+        (m, margin) for m, margin in models if m.rules and json.loads(m.rules) == rules.to_dict()
+    ]
+    return (own or list(models))[0]
 
 
 class LearnedBot:
@@ -153,12 +171,15 @@ class LearnedBot:
     def __init__(
         self, rules: Rules, model: QModel | None = None, margin: float | None = None
     ) -> None:
+        """``model`` (default: the shipped one for ``rules``, at its own margin)."""
         from ..features.actions import action_features, action_table
         from ..features.history import ViewHistory
         from ..features.observation import Encoder
         from .heuristic import HeuristicBot
 
-        self.model = model or shipped_model()
+        if model is None:
+            model, margin = shipped_model(rules)
+        self.model = model
         self.table = action_table(rules.twos_wild)
         self.features = action_features(rules.twos_wild)
         self.encoder = Encoder(rules)

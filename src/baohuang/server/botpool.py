@@ -45,17 +45,18 @@ log = logging.getLogger("baohuang.server")
 
 #: Seconds of one core a decision takes: the mean over whole games with the level at every
 #: seat, in the preset where it is dearest (bench/bot_cost.md: ``strong`` 70 ms in classic,
-#: ``search`` 15 ms in weihai); a level not listed (``learned:PATH``) counts as ``strong``.
+#: ``search`` 15 ms in weihai, ``learned`` 0.4 ms in classic, its network's whole game); a level
+#: not listed (``learned:PATH``) counts as ``strong``.
 COST: dict[str, float] = {
     "random": 0.0,
     "auto": 0.0,
     "heuristic": 0.00003,
-    "learned": 0.00004,
+    "learned": 0.0004,
     "search": 0.015,
     "strong": 0.070,
 }
-#: Levels that play in the node: a decision costs them less than a request to a worker (its
-#: view's JSON both ways, ~0.3 ms of the node's time).
+#: Levels that play in the node: a decision costs them about what a request to a worker would
+#: (its view's JSON both ways, ~0.3 ms of the node's time) or less.
 IN_NODE = frozenset({"random", "auto", "heuristic", "learned"})
 #: Seconds a move may wait for a worker (queue and thinking) before the heuristic plays it.
 WAIT = 2.0
