@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import uuid
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from baohuang.server.ratings import LEVELS, Skill, level_of, rate, rated_seats
 from baohuang.server.store import GameRow, RatingRow, RatingStepRow, Store, TableRow, UserRow
 from baohuang.server.table.seats import Seat
 from baohuang.text.catalog import MESSAGES
+from helpers.servers import Postgres
 
 PLAYERS = {s: f"u:{s + 1}" for s in range(5)}
 #: Emperor 0 with guard 2; every outcome.
@@ -102,12 +104,20 @@ def test_levels_climb_from_布衣_to_皇帝() -> None:
     assert level_of(floors[3] - 1) == LEVELS[2][1]
 
 
-def test_steps_are_stored_as_moves_so_two_tables_at_once_both_count(tmp_path: Path) -> None:
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'r.db'}"
+    cluster: Postgres = request.getfixturevalue("postgres")
+    return cluster.database(f"r{uuid.uuid4().hex[:12]}")
+
+
+def test_steps_are_stored_as_moves_so_two_tables_at_once_both_count(database: str) -> None:
     """A bot level seated twice moves twice; a player whose rating moved since the game read
-    it keeps that move too."""
+    it keeps that move too; each step stored with the rating after it."""
 
     async def main() -> None:
-        store = Store(f"sqlite:///{tmp_path / 'r.db'}")
+        store = Store(database)
         await store.start()
         try:
             await store.write(lambda s: _game(s, "g1"))
@@ -127,6 +137,13 @@ def test_steps_are_stored_as_moves_so_two_tables_at_once_both_count(tmp_path: Pa
                 assert row is not None and (row.games, row.wins, row.bot) == (2, 0, "strong")
                 stored = await session.scalars(select(RatingStepRow.game_id))
                 assert sorted(stored) == ["g1", "g1", "g1", "g2"]
+                steps = await session.scalars(
+                    select(RatingStepRow)
+                    .where(RatingStepRow.player == "b:strong")
+                    .order_by(RatingStepRow.id)
+                )
+                bot_steps = [(step.mu, step.sigma) for step in steps]
+                assert bot_steps[-1] == (row.mu, row.sigma) and bot_steps[0] != bot_steps[-1]
         finally:
             await store.close()
 

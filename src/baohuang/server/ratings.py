@@ -24,11 +24,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from openskill.models import PlackettLuce, PlackettLuceRating
-from sqlalchemy import select
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.orm import Session
 
 from ..engine.scoring import GameResult
-from .store import RatingRow, RatingStepRow, Store
+from .store import RATING_STEPS, RATINGS, RatingRow, Store
 from .table.seats import Seat
 
 MODEL = PlackettLuce()
@@ -157,36 +157,51 @@ async def skills(store: Store, players: Sequence[str], preset: str) -> dict[str,
 def save(session: Session, preset: str, game_id: str, at: float, changes: Sequence[Change]) -> None:
     """Write the steps of a game (inside its storing transaction). Each step moves the stored
     skill by the step's change, so that two games of one player finishing at once at two
-    tables both count."""
+    tables both count: the players' rows are read locked, moved in order (a bot level may
+    have several seats), and written back, with a statement or two each way."""
+    if not changes:
+        return
+    table = RATINGS
+    locked = session.execute(
+        select(table)
+        .where(table.c.preset == preset, table.c.player.in_(sorted({c.player for c in changes})))
+        .with_for_update()
+    )
+    rows = {row.player: dict(row._mapping) for row in locked}
+    new: list[str] = []
+    steps = []
     for change in changes:
-        row = session.get(RatingRow, (change.player, preset), with_for_update=True)
+        row = rows.get(change.player)
         if row is None:
             kind, _, name = change.player.partition(":")
-            row = RatingRow(
-                player=change.player,
-                preset=preset,
-                user_id=int(name) if kind == "u" else None,
-                bot=name if kind == "b" else None,
-                mu=Skill().mu,
-                sigma=Skill().sigma,
-                games=0,
-                wins=0,
-                updated=at,
-            )
-            session.add(row)
-            session.flush()  # the next seat of the same bot level finds it
-        row.mu += change.after.mu - change.before.mu
-        row.sigma *= change.after.sigma / change.before.sigma
-        row.games += 1
-        row.wins += change.won
-        row.updated = at
-        session.add(
-            RatingStepRow(
-                player=change.player,
-                preset=preset,
-                game_id=game_id,
-                mu=row.mu,
-                sigma=row.sigma,
-                at=at,
-            )
+            new.append(change.player)
+            row = rows[change.player] = {
+                "player": change.player,
+                "preset": preset,
+                "user_id": int(name) if kind == "u" else None,
+                "bot": name if kind == "b" else None,
+                "mu": Skill().mu,
+                "sigma": Skill().sigma,
+                "games": 0,
+                "wins": 0,
+            }
+        row["mu"] += change.after.mu - change.before.mu
+        row["sigma"] *= change.after.sigma / change.before.sigma
+        row["games"] += 1
+        row["wins"] += change.won
+        row["updated"] = at
+        step = {"player": change.player, "preset": preset, "game_id": game_id, "at": at}
+        steps.append(step | {"mu": row["mu"], "sigma": row["sigma"]})
+    if new:
+        session.execute(insert(table), [rows[player] for player in new])
+    if old := [row for player, row in rows.items() if player not in new]:
+        keys = {"key_player": table.c.player, "key_preset": table.c.preset}
+        moved = (
+            update(table)
+            .where(*(column == bindparam(key) for key, column in keys.items()))
+            .values({name: bindparam(name) for name in ("mu", "sigma", "games", "wins", "updated")})
         )
+        session.execute(
+            moved, [row | {"key_player": row["player"], "key_preset": preset} for row in old]
+        )
+    session.execute(insert(RATING_STEPS), steps)

@@ -191,6 +191,13 @@ class RatingStepRow(Base):
     at: Mapped[float] = mapped_column(Float)
 
 
+#: The tables written by Core statements (a few per game, not the ORM's unit of work).
+GAMES = cast(Table, GameRow.__table__)
+RESULTS = cast(Table, ResultRow.__table__)
+RATINGS = cast(Table, RatingRow.__table__)
+RATING_STEPS = cast(Table, RatingStepRow.__table__)
+
+
 #: The Alembic migrations (``baohuang db upgrade``; the server runs them on start).
 MIGRATIONS = Path(__file__).parent / "migrations"
 #: The revision of the schema that servers before migrations created.
