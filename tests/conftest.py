@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -39,6 +40,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(parts[0])
         if parts[:2] == ("e2e", "browser"):
             item.add_marker("browser")
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh database of each kind the server runs on: SQLite, then PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'test.db'}"
+    cluster: Postgres = request.getfixturevalue("postgres")
+    return cluster.database(f"d{uuid.uuid4().hex[:12]}")
 
 
 @pytest.fixture(scope="session")

@@ -27,14 +27,6 @@ def redis(tmp_path: Path) -> Iterator[Redis]:
     server.kill()
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'fence.db'}"
-    cluster: Postgres = request.getfixturevalue("postgres")
-    return cluster.database(f"f{uuid.uuid4().hex[:12]}")
-
-
 def test_a_lease_draws_a_token_above_every_earlier_one(redis: Redis) -> None:
     async def check() -> None:
         one, two = Cluster(redis.url, "n1", 2.0), Cluster(redis.url, "n2", 2.0)

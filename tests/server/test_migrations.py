@@ -5,8 +5,6 @@ them; a database made before migrations existed is recognised as the first schem
 from __future__ import annotations
 
 import asyncio
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -31,19 +29,9 @@ from baohuang.server.store import (
     migrate,
     purge_guests,
 )
-from helpers.servers import Postgres
 
 #: The newest revision (the migrations are numbered in order).
 HEAD = max(path.name[:4] for path in (MIGRATIONS / "versions").glob("[0-9]*.py"))
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'old.db'}"
-    else:
-        cluster: Postgres = request.getfixturevalue("postgres")
-        yield cluster.database(f"m{uuid.uuid4().hex[:12]}")
 
 
 def first_schema_with_data(connection: Connection, stamped: bool) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import math
-import uuid
 from pathlib import Path
 
 import pytest
@@ -21,7 +20,6 @@ from baohuang.server.ratings import LEVELS, Skill, level_of, rate, rated_seats
 from baohuang.server.store import GameRow, RatingRow, RatingStepRow, Store, TableRow, UserRow
 from baohuang.server.table.seats import Seat
 from baohuang.text.catalog import MESSAGES
-from helpers.servers import Postgres
 
 PLAYERS = {s: f"u:{s + 1}" for s in range(5)}
 #: Emperor 0 with guard 2; every outcome.
@@ -102,14 +100,6 @@ def test_levels_climb_from_布衣_to_皇帝() -> None:
     assert floors == sorted(floors) and LEVELS[-1][1] == "huangdi"
     assert [level_of(f) for f in floors] == [key for _, key in LEVELS]
     assert level_of(floors[3] - 1) == LEVELS[2][1]
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'r.db'}"
-    cluster: Postgres = request.getfixturevalue("postgres")
-    return cluster.database(f"r{uuid.uuid4().hex[:12]}")
 
 
 def test_steps_are_stored_as_moves_so_two_tables_at_once_both_count(database: str) -> None:
