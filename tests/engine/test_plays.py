@@ -3,6 +3,8 @@ joker rule, and the holding rules R6.7/R6.8 as play properties."""
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 import re
 
@@ -11,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from baohuang import NotationError, Play, Rules, beats, legal_plays, parse_cards
-from baohuang.engine.cards import TWO, rank_index
+from baohuang.engine.cards import CARDS, TWO, Card, rank_index
 from baohuang.engine.movegen import rank_counts
 from baohuang.engine.plays import allowed, must_empty_hand
 from helpers.reference import literal_beats_r4, reference_beats
@@ -101,6 +103,16 @@ def test_r2_all_plays_round_trip() -> None:
     assert len(set(ALL_PLAYS)) == len(ALL_PLAYS) == 13 * 16 * 25 + 24
     for play in ALL_PLAYS:
         assert Play.parse(str(play)) is play
+
+
+@given(plays(max_twos=MAX_COUNT), st.sampled_from(CARDS))
+def test_r2_copies_and_pickles_of_plays_and_cards_are_themselves(play: Play, card: Card) -> None:
+    """Plays and cards compare by identity: a copy (a search bot copied to look ahead) or an
+    unpickled one (a bot's state in another process) is the interned object itself."""
+    for thing in (play, card, (play, [card])):
+        for again in (copy.copy(thing), copy.deepcopy(thing), pickle.loads(pickle.dumps(thing))):
+            assert again == thing and (again is thing or isinstance(thing, tuple))
+    assert copy.deepcopy([play])[0] is play and pickle.loads(pickle.dumps([card]))[0] is card
 
 
 @given(plays(max_twos=MAX_COUNT), st.randoms(use_true_random=False), st.booleans())

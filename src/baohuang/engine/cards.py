@@ -12,7 +12,7 @@ hash fast. Card ids: suited cards ``rank * 4 + suit`` (0–51), then ``B`` 52, `
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from .errors import NotationError as NotationError
@@ -60,6 +60,10 @@ class Card:
     def __lt__(self, other: Card) -> bool:
         return self.id < other.id
 
+    def __reduce__(self) -> tuple[Callable[[int], Card], tuple[int]]:
+        """A copy or an unpickled card is the card itself: cards compare by identity."""
+        return _card, (self.id,)
+
     @property
     def is_joker(self) -> bool:
         return self.suit is None
@@ -91,6 +95,12 @@ def _make_cards() -> list[Card]:
 
 #: All distinct cards, indexed by id.
 CARDS: list[Card] = _make_cards()
+
+
+def _card(card_id: int) -> Card:
+    return CARDS[card_id]
+
+
 B_CARD, R_CARD, B_MARKED, R_MARKED = CARDS[52], CARDS[53], CARDS[54], CARDS[55]
 #: The notation of each card id.
 CARD_TEXT: tuple[str, ...] = tuple(str(c) for c in CARDS)

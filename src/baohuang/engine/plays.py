@@ -9,7 +9,7 @@ is one interned :class:`Play`, so plays compare by identity.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -71,6 +71,11 @@ class Play:
 
     def __repr__(self) -> str:
         return f"Play({str(self)!r})"
+
+    def __reduce__(self) -> tuple[Callable[..., Play], tuple[int, int, int, int, int]]:
+        """A copy or an unpickled play is the interned play itself: plays compare by identity
+        (a search bot copied for a look ahead, a bot's state sent to another process)."""
+        return Play.of, (self.rank, self.count, self.small, self.big, self.twos)
 
     @staticmethod
     def of(rank: int, count: int, small: int = 0, big: int = 0, twos: int = 0) -> Play:
