@@ -18,13 +18,16 @@ from baohuang.bots.heuristic import HeuristicBot
 from baohuang.bots.learned import POINTS_SCALE, LearnedBot, QModel
 from baohuang.bots.search import SearchSettings
 from baohuang.cli import app
-from baohuang.engine.game import new_game
+from baohuang.engine.actions import Action
+from baohuang.engine.game import Game, new_game
 from baohuang.engine.rules import Rules
-from baohuang.features.actions import action_features
+from baohuang.features.actions import action_features, action_table
 from baohuang.learn.expert import (
     SHARD,
+    STUDENTS,
     Lessons,
     annotate,
+    dagger_game,
     expert_game,
     generate,
     load_all,
@@ -32,6 +35,7 @@ from baohuang.learn.expert import (
     unannotated,
 )
 from baohuang.learn.fit import BEST, MODEL, PROVENANCE, FitConfig, Fitter
+from baohuang.learn.network import QNet
 from helpers.stamps import FIELDS, check_stamp
 
 pytestmark = pytest.mark.slow
@@ -290,3 +294,64 @@ def test_train_method_expert_runs_from_the_command_line(tmp_path: Path) -> None:
     refused = CliRunner().invoke(app, ["train", "--method", "expert", "--out", str(out),
                                        "--expert", "nobody"])  # fmt: skip
     assert refused.exit_code == 2 and "nobody" in refused.output
+
+
+def a_student(path: Path) -> Path:
+    """An untrained two-headed network that reads the heuristic's choice, saved at ``path``:
+    a policy that departs from the heuristic often."""
+    torch.manual_seed(5)
+    QNet((16,), heads=2, hints=1).to_model(False, None, None).save(path)
+    return path
+
+
+def test_dagger_the_student_plays_and_the_expert_labels_each_position(tmp_path: Path) -> None:
+    """The positions are the student's game (its moves played), each labelled with what the
+    expert would play from the seat's view there: the heuristic as the expert labels every
+    position with its own choice; the search labels some differently, with its values."""
+    student = QModel.load(a_student(tmp_path / "student.npz"))
+    labelled = dagger_game(CLASSIC, "heuristic", student, "dagger")
+    game = new_game(CLASSIC, "dagger")
+    play_out(game, [LearnedBot(CLASSIC, student) for _ in range(5)])
+    table = action_table(False)
+    legal_ids = [table.ids[str(a)] for a in legal_sets(game)]
+    assert labelled.legal.tolist() == legal_ids  # the student's positions, in order
+    assert np.array_equal(labelled.chosen, labelled.base)  # the heuristic's own labels
+    played = expert_game(CLASSIC, "heuristic", "dagger")
+    assert not np.array_equal(played.legal[: len(labelled.legal)], labelled.legal)
+    searched = dagger_game(CLASSIC, "search", student, "dagger")
+    assert searched.legal.tolist() == legal_ids  # the same game: the student's
+    assert (searched.chosen != searched.base).any() and np.isfinite(searched.values).any()
+
+
+def legal_sets(game: Game) -> list[Action]:
+    """The legal actions of every decision with more than one, as the game was played."""
+    replay = new_game(CLASSIC, "dagger")
+    found: list[Action] = []
+    for _, action in game.actions:
+        legal = replay.legal_actions()
+        if len(legal) > 1:
+            found.extend(legal)
+        replay.apply(action)
+    return found
+
+
+def test_dagger_games_go_to_shards_named_with_their_student(tmp_path: Path) -> None:
+    """``--student``: the shards it plays are listed with the model; the fit reads them with
+    the expert's games; a student model that is not there is refused by the command."""
+    out = tmp_path / "run"
+    generate(out, CLASSIC, "heuristic", SHARD, "s")
+    model = a_student(tmp_path / "student.npz")
+    answer = CliRunner().invoke(app, ["train", "--method", "expert", "--out", str(out),
+                                      "--expert", "heuristic", "--student", str(model),
+                                      "--games", "10", "--updates", "5",
+                                      "--eval-deals", "2"])  # fmt: skip
+    assert answer.exit_code == 0, answer.output
+    assert [path.name for path in shards(out)] == ["00000.npz", "00001.npz"]
+    noted = json.loads((out / STUDENTS).read_text())
+    assert list(noted) == ["00001"] and noted["00001"]["model"] == str(model)
+    assert len(load_all(out)) == len(Lessons.load(shards(out)[0])) + len(
+        Lessons.load(shards(out)[1])
+    )
+    missing = CliRunner().invoke(app, ["train", "--method", "expert", "--out", str(out),
+                                       "--student", str(tmp_path / "none.npz")])  # fmt: skip
+    assert missing.exit_code == 2 and "none.npz" in missing.output

@@ -86,6 +86,15 @@ def train(
     eval_every: Annotated[
         int, typer.Option(help="评估间隔 --method expert: updates between evaluations", min=1)
     ] = 1000,
+    student: Annotated[
+        Path | None,
+        typer.Option(
+            help="学生模型 --method expert: the --games are played by this model (a model.npz) "
+            "at every seat and labelled by the --expert (DAgger)",
+            exists=True,
+            dir_okay=False,
+        ),
+    ] = None,
 ) -> None:
     """训练学习型机器人（深度蒙特卡洛自我对弈，或专家迭代）。 Train the learned bot: deep
     Monte-Carlo self-play, or expert iteration; resumes from what OUT holds."""
@@ -106,7 +115,9 @@ def train(
         raise typer.Exit(2)
     if method == "expert":
         evaluation = (eval_every, eval_deals)
-        expert_iteration(out, preset, expert, games, updates, device, evaluation, seed, actors)
+        expert_iteration(
+            out, preset, expert, games, updates, device, evaluation, seed, actors, student
+        )
         return
     if method != "dmc":
         typer.echo(f"--method: dmc or expert, not {method!r}", err=True)
@@ -158,9 +169,11 @@ def expert_iteration(
     evaluation: tuple[int, int],
     seed: int,
     jobs: int = 1,
+    student: Path | None = None,
 ) -> None:
-    """``--method expert``: ``games`` more expert games into OUT (by ``jobs`` processes), the
-    heuristic's choices added to games recorded without them, then the fit to ``updates``."""
+    """``--method expert``: ``games`` more expert games into OUT (by ``jobs`` processes; played
+    by ``student``, labelled by the expert, if given), the heuristic's choices added to games
+    recorded without them, then the fit to ``updates``."""
     from ..bots.base import is_bot
     from ..learn.expert import SHARD, annotate, generate, shards, unannotated
     from ..learn.fit import BEST, CURVE, LOG, MODEL, PROVENANCE, FitConfig, Fitter
@@ -172,7 +185,12 @@ def expert_iteration(
     counted = "{task.completed:,.0f}/{task.total:,.0f} {task.fields[status]}"
     with Progress(*bar(counted), console=console) as progress:
         if games:
-            task = progress.add_task(f"专家对局 {expert} games", total=games, status="")
+            title = (
+                f"学生对局 {student} games, {expert} labels"
+                if student
+                else f"专家对局 {expert} games"
+            )
+            task = progress.add_task(title, total=games, status="")
             generate(
                 out,
                 Rules.preset(preset),
@@ -181,6 +199,7 @@ def expert_iteration(
                 f"{preset}/{seed}",
                 done=lambda n: progress.advance(task, n),
                 jobs=jobs,
+                student=student,
             )
         if todo := unannotated(out):
             label = "启发式标注 the heuristic's choices"

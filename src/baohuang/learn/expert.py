@@ -9,10 +9,13 @@ expert improves on: ``strong`` agrees with it at about nine decisions in ten), a
 expert searched (``strong``: most of the play, and the role answers), each searched action's
 mean points over the search's deals (:attr:`~baohuang.bots.search.SearchBot.searched`).
 Shards recorded before the heuristic's choice was kept get it by :func:`annotate`, which
-replays their games from their seeds. Games go to numbered shards of ``shard`` games
-(``games/00000.npz`` …), each game from its own seed (``SEED/INDEX``): a run that stops loses
-at most the shards it was writing (:data:`SHARD` games each), and a later run plays the
-missing ones first; several processes (``jobs``) play shards side by side.
+replays their games from their seeds. **DAgger** (``student``): a trained network plays every
+seat instead and the expert labels each of its decisions — the positions the network reaches,
+where imitation of the expert's own games never took it (:func:`dagger_game`). Games go to
+numbered shards of ``shard`` games (``games/00000.npz`` …), each game from its own seed
+(``SEED/INDEX``): a run that stops loses at most the shards it was writing (:data:`SHARD` games
+each), and a later run plays the missing ones first; several processes (``jobs``) play shards
+side by side.
 
 **Fitting** (:mod:`.fit`): the Q-network scores each legal action; the expert's choice is the
 target of a softmax over them (the policy), the points that followed it and the search's
@@ -22,21 +25,22 @@ best-valued action is the expert's move.
 
 from __future__ import annotations
 
+import copy
 import itertools
+import json
 import math
 import multiprocessing
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ..bots.base import make_bot
 from ..bots.heuristic import HeuristicBot
-from ..bots.learned import POINTS_SCALE
+from ..bots.learned import POINTS_SCALE, LearnedBot, QModel
 from ..engine.actions import Action
 from ..engine.game import new_game
 from ..engine.rules import Rules
@@ -50,6 +54,8 @@ from ..features.observation import SIZE, Encoder
 GAMES = "games"
 #: Games a shard holds.
 SHARD = 10
+#: The shards a student network played (DAgger), by number: the model and its provenance.
+STUDENTS = "students.json"
 
 
 @dataclass
@@ -126,18 +132,63 @@ def empty_observations() -> npt.NDArray[np.float16]:
     return np.zeros((0, SIZE), np.float16)
 
 
-def expert_game(rules: Rules, expert: str, seed: str) -> Lessons:
-    """One game of ``expert`` at every seat from the deal of ``seed`` (module docstring)."""
+def expert_game(rules: Rules, expert: str, seed: str, student: Path | None = None) -> Lessons:
+    """One game of ``expert`` at every seat from the deal of ``seed`` (module docstring), or of
+    the network at ``student`` labelled by ``expert`` (:func:`dagger_game`)."""
+    if student is not None:
+        return dagger_game(rules, expert, QModel.load(student), seed)
     bots = [make_bot(expert, rules, f"{seed}/{seat}") for seat in range(SEATS)]
-    return _record(rules, seed, lambda seat, view, legal: bots[seat].choose(view, legal), bots)
+
+    def choose(seat: int, view: View, legal: list[Action]) -> Action:
+        return bots[seat].choose(view, legal)
+
+    return _record(rules, seed, choose, lambda seat: getattr(bots[seat], "searched", {}))
+
+
+def dagger_game(rules: Rules, expert: str, student: QModel, seed: str) -> Lessons:
+    """One game of the network ``student`` at every seat from the deal of ``seed``, each of its
+    decisions labelled by the action ``expert`` would have played there, and the search's
+    values of it. The expert thinks on a copy of itself, then sees what the seat played, as a
+    bot that takes a seat over does (:func:`~baohuang.bots.base.catch_up`)."""
+    experts = [make_bot(expert, rules, f"{seed}/{seat}") for seat in range(SEATS)]
+    students = [LearnedBot(rules, student) for _ in range(SEATS)]
+    searched: dict[Action, float] = {}
+
+    def label(seat: int, view: View, legal: list[Action]) -> Action:
+        nonlocal searched
+        if len(legal) == 1:  # no lesson: the expert sees the turn when it is played
+            searched = {}
+            return legal[0]
+        thinking = copy.deepcopy(experts[seat])
+        chosen = thinking.choose(view, legal)
+        searched = getattr(thinking, "searched", {})
+        return chosen
+
+    def play(seat: int, view: View, legal: list[Action], _: Action) -> Action:
+        action = students[seat].choose(view, legal)
+        observe = getattr(experts[seat], "observe", None)  # a bot without keeps nothing
+        if observe is not None:
+            observe(view, action)
+        return action
+
+    return _record(rules, seed, label, lambda _: searched, play)
 
 
 Chooser = Callable[[int, View, list[Action]], Action]
+#: The action a seat plays, given the label ``choose`` gave (DAgger: the student's).
+Player = Callable[[int, View, list[Action], Action], Action]
 
 
-def _record(rules: Rules, seed: str, choose: Chooser, bots: list[Any] | None = None) -> Lessons:
-    """The game of ``seed`` as lessons, each seat's action by ``choose(seat, view, legal)``
-    (the search's values read from ``bots``, where they searched)."""
+def _record(
+    rules: Rules,
+    seed: str,
+    choose: Chooser,
+    searched: Callable[[int], dict[Action, float]] | None = None,
+    play: Player | None = None,
+) -> Lessons:
+    """The game of ``seed`` as lessons, each seat's lesson by ``choose(seat, view, legal)``
+    (the search's values of that choice by ``searched(seat)``), its action played by ``play``
+    (default: the lesson)."""
     game = new_game(rules, seed)
     table = action_table(rules.twos_wild)
     encoder = Encoder(rules)
@@ -154,17 +205,17 @@ def _record(rules: Rules, seed: str, choose: Chooser, bots: list[Any] | None = N
         view, legal = game.view(seat), game.legal_actions()
         histories[seat].see(view)
         heuristic = shadows[seat].choose(view, legal)  # its memory reads every view it gets
-        action = choose(seat, view, legal)
+        lesson = choose(seat, view, legal)
         if len(legal) > 1:
             observations.append(encoder.encode(view, histories[seat]))
             legal_ids.extend(table.ids[str(a)] for a in legal)
-            searched = getattr(bots[seat], "searched", {}) if bots else {}
-            values.extend(searched.get(a, math.nan) / POINTS_SCALE for a in legal)
+            weighed = searched(seat) if searched else {}
+            values.extend(weighed.get(a, math.nan) / POINTS_SCALE for a in legal)
             offsets.append(len(legal_ids))
-            chosen.append(legal.index(action))
+            chosen.append(legal.index(lesson))
             base.append(legal.index(heuristic))
             seats.append(seat)
-        game.apply(action)
+        game.apply(play(seat, view, legal, lesson) if play else lesson)
     assert game.result is not None
     scores = game.result.scores
     return Lessons(
@@ -191,20 +242,26 @@ def generate(
     seed: str,
     done: Callable[[int], None] | None = None,
     jobs: int = 1,
+    student: Path | None = None,
 ) -> int:
     """Play ``games`` more expert games (whole shards) into ``folder``, the lowest shard
     numbers missing first (a shard lost to a stopped run is played again), by ``jobs``
-    processes; ``done(n)`` as games finish. The games the run holds now."""
+    processes; ``done(n)`` as games finish; with ``student`` (a model's path), that network
+    plays and the expert labels (:func:`dagger_game`), each such shard listed in
+    :data:`STUDENTS` with the model's provenance. The games the run holds now."""
     (folder / GAMES).mkdir(parents=True, exist_ok=True)
     todo = list(itertools.islice(missing(folder), -(-games // SHARD)))
+    if student is not None:
+        note_students(folder, todo, student)
     if jobs <= 1:
         for index in todo:
-            write_shard(folder, rules, expert, seed, index, done)
+            write_shard(folder, rules, expert, seed, index, done, student)
     else:
         spawn = multiprocessing.get_context("spawn")  # no forked torch or event loop
         with ProcessPoolExecutor(jobs, mp_context=spawn) as pool:
             running = [
-                pool.submit(write_shard, folder, rules, expert, seed, index) for index in todo
+                pool.submit(write_shard, folder, rules, expert, seed, index, None, student)
+                for index in todo
             ]
             for finished in as_completed(running):
                 finished.result()
@@ -218,6 +275,16 @@ def missing(folder: Path) -> Iterator[int]:
     return (i for i in itertools.count() if not (folder / GAMES / f"{i:05d}.npz").exists())
 
 
+def note_students(folder: Path, indices: list[int], student: Path) -> None:
+    """List shards ``indices`` in the run's :data:`STUDENTS` as played by ``student``."""
+    path = folder / STUDENTS
+    noted = json.loads(path.read_text()) if path.exists() else {}
+    made = QModel.load(student).provenance or {}
+    about = {"model": str(student), "commit": made.get("commit"), "updates": made.get("updates")}
+    noted.update({f"{index:05d}": about for index in indices})
+    path.write_text(json.dumps(noted, indent=1, sort_keys=True) + "\n")
+
+
 def write_shard(
     folder: Path,
     rules: Rules,
@@ -225,11 +292,13 @@ def write_shard(
     seed: str,
     index: int,
     done: Callable[[int], None] | None = None,
+    student: Path | None = None,
 ) -> None:
-    """Shard ``index``: :data:`SHARD` games from the seeds ``SEED/INDEX·SHARD + g``."""
+    """Shard ``index``: :data:`SHARD` games from the seeds ``SEED/INDEX·SHARD + g`` (played
+    by ``student`` if given, labelled by ``expert``)."""
     parts = []
     for g in range(SHARD):
-        parts.append(expert_game(rules, expert, f"{seed}/{index * SHARD + g}"))
+        parts.append(expert_game(rules, expert, f"{seed}/{index * SHARD + g}", student))
         if done is not None:
             done(1)
     Lessons.join(parts).save(folder / GAMES / f"{index:05d}.npz")
