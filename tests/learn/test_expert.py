@@ -23,8 +23,8 @@ from baohuang.engine.game import Game, new_game
 from baohuang.engine.rules import Rules
 from baohuang.features.actions import action_features, action_table
 from baohuang.learn.expert import (
+    GAMES,
     SHARD,
-    STUDENTS,
     Lessons,
     annotate,
     dagger_game,
@@ -32,6 +32,7 @@ from baohuang.learn.expert import (
     generate,
     load_all,
     shards,
+    students,
     unannotated,
 )
 from baohuang.learn.fit import BEST, MODEL, PROVENANCE, FitConfig, Fitter
@@ -336,8 +337,9 @@ def legal_sets(game: Game) -> list[Action]:
 
 
 def test_dagger_games_go_to_shards_named_with_their_student(tmp_path: Path) -> None:
-    """``--student``: the shards it plays are listed with the model; the fit reads them with
-    the expert's games; a student model that is not there is refused by the command."""
+    """``--student``: the shards it plays are noted with the model (a shard played again by
+    the expert loses its note); the fit reads them with the expert's games; a student model
+    that is not there is refused by the command."""
     out = tmp_path / "run"
     generate(out, CLASSIC, "heuristic", SHARD, "s")
     model = a_student(tmp_path / "student.npz")
@@ -347,8 +349,11 @@ def test_dagger_games_go_to_shards_named_with_their_student(tmp_path: Path) -> N
                                       "--eval-deals", "2"])  # fmt: skip
     assert answer.exit_code == 0, answer.output
     assert [path.name for path in shards(out)] == ["00000.npz", "00001.npz"]
-    noted = json.loads((out / STUDENTS).read_text())
+    noted = students(out)
     assert list(noted) == ["00001"] and noted["00001"]["model"] == str(model)
+    (out / GAMES / "00001.npz").unlink()  # a stopped run: played again by the expert
+    generate(out, CLASSIC, "heuristic", SHARD, "s")
+    assert students(out) == {} and len(shards(out)) == 2
     assert len(load_all(out)) == len(Lessons.load(shards(out)[0])) + len(
         Lessons.load(shards(out)[1])
     )

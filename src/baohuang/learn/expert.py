@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -54,8 +55,8 @@ from ..features.observation import SIZE, Encoder
 GAMES = "games"
 #: Games a shard holds.
 SHARD = 10
-#: The shards a student network played (DAgger), by number: the model and its provenance.
-STUDENTS = "students.json"
+#: Beside a shard a student network played (DAgger): the model and its provenance.
+STUDENT = ".student.json"
 
 
 @dataclass
@@ -247,12 +248,9 @@ def generate(
     """Play ``games`` more expert games (whole shards) into ``folder``, the lowest shard
     numbers missing first (a shard lost to a stopped run is played again), by ``jobs``
     processes; ``done(n)`` as games finish; with ``student`` (a model's path), that network
-    plays and the expert labels (:func:`dagger_game`), each such shard listed in
-    :data:`STUDENTS` with the model's provenance. The games the run holds now."""
+    plays and the expert labels (:func:`dagger_game`). The games the run holds now."""
     (folder / GAMES).mkdir(parents=True, exist_ok=True)
     todo = list(itertools.islice(missing(folder), -(-games // SHARD)))
-    if student is not None:
-        note_students(folder, todo, student)
     if jobs <= 1:
         for index in todo:
             write_shard(folder, rules, expert, seed, index, done, student)
@@ -275,14 +273,10 @@ def missing(folder: Path) -> Iterator[int]:
     return (i for i in itertools.count() if not (folder / GAMES / f"{i:05d}.npz").exists())
 
 
-def note_students(folder: Path, indices: list[int], student: Path) -> None:
-    """List shards ``indices`` in the run's :data:`STUDENTS` as played by ``student``."""
-    path = folder / STUDENTS
-    noted = json.loads(path.read_text()) if path.exists() else {}
-    made = QModel.load(student).provenance or {}
-    about = {"model": str(student), "commit": made.get("commit"), "updates": made.get("updates")}
-    noted.update({f"{index:05d}": about for index in indices})
-    path.write_text(json.dumps(noted, indent=1, sort_keys=True) + "\n")
+def students(folder: Path) -> dict[str, dict[str, Any]]:
+    """The shards a student network played (DAgger), by name: the model and its provenance."""
+    notes = sorted((folder / GAMES).glob(f"*{STUDENT}"))
+    return {path.name.removesuffix(STUDENT): json.loads(path.read_text()) for path in notes}
 
 
 def write_shard(
@@ -295,12 +289,19 @@ def write_shard(
     student: Path | None = None,
 ) -> None:
     """Shard ``index``: :data:`SHARD` games from the seeds ``SEED/INDEX·SHARD + g`` (played
-    by ``student`` if given, labelled by ``expert``)."""
+    by ``student`` if given, labelled by ``expert``: noted beside it, :data:`STUDENT`)."""
     parts = []
     for g in range(SHARD):
         parts.append(expert_game(rules, expert, f"{seed}/{index * SHARD + g}", student))
         if done is not None:
             done(1)
+    note = folder / GAMES / f"{index:05d}{STUDENT}"
+    if student is not None:  # the note first: no student's shard without it
+        made = QModel.load(student).provenance or {}
+        about = {"model": str(student), **{k: made.get(k) for k in ("commit", "updates")}}
+        note.write_text(json.dumps(about, sort_keys=True) + "\n")
+    else:
+        note.unlink(missing_ok=True)  # a note left by a stopped run
     Lessons.join(parts).save(folder / GAMES / f"{index:05d}.npz")
 
 
