@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy.orm import Session
 
 from baohuang.server.cluster.leases import Cluster
-from baohuang.server.store import Append, Fenced, Store, TableRow, raise_epoch
+from baohuang.server.store import Append, Fenced, Store, TableRow, Work, raise_epoch
 from helpers.cluster import Redis
 from helpers.servers import Postgres
 
@@ -25,6 +25,22 @@ def redis(tmp_path: Path) -> Iterator[Redis]:
     server = Redis(tmp_path / "redis.log").start()
     yield server
     server.kill()
+
+
+def playing(table_id: str, epoch: int) -> Work:
+    """Write work: a table in play at ``epoch``."""
+
+    def work(session: Session) -> None:
+        row = TableRow(id=table_id, config={}, seed="s", status="playing", created=0.0, epoch=epoch)
+        session.add(row)
+
+    return work
+
+
+def event(table_id: str, seq: int) -> list[dict[str, object]]:
+    """An event row of ``table_id``, alone in its batch."""
+    row = {"table_id": table_id, "seq": seq, "kind": "sit", "public": {}, "private": {}}
+    return [row | {"secret": {}, "at": 0.0}]
 
 
 def test_a_lease_draws_a_token_above_every_earlier_one(redis: Redis) -> None:
@@ -55,27 +71,19 @@ def test_a_stale_token_neither_takes_the_table_nor_writes(database: str) -> None
         store = Store(database)
         await store.start()
 
-        def table(session: Session) -> None:
-            row = TableRow(id="t1", config={}, seed="s", status="playing", created=0.0, epoch=1)
-            session.add(row)
-
-        def event(seq: int) -> list[dict[str, object]]:
-            row = {"table_id": "t1", "seq": seq, "kind": "sit", "public": {}, "private": {}}
-            return [row | {"secret": {}, "at": 0.0}]
-
         try:
-            await store.write(table)
-            await store.write(Append(event(1), fence=("t1", 1)))
+            await store.write(playing("t1", 1))
+            await store.write(Append(event("t1", 1), fence=("t1", 1)))
             # Node B takes the table over with token 3; node A, paused since it drew token 2,
             # comes back: its takeover and any write of the first owner are refused.
             assert await store.write(raise_epoch("t1", 3)) == ({}, "s")
             assert await store.write(raise_epoch("t1", 2)) is None
             assert await store.write(raise_epoch("t1", 3)) is None  # one node per token
             with pytest.raises(Fenced):
-                await store.write(Append(event(2), fence=("t1", 1)))
+                await store.write(Append(event("t1", 2), fence=("t1", 1)))
             with pytest.raises(Fenced):
-                await store.write(Append(event(2), fence=("t1", 2)))
-            await store.write(Append(event(2), fence=("t1", 3)))
+                await store.write(Append(event("t1", 2), fence=("t1", 2)))
+            await store.write(Append(event("t1", 2), fence=("t1", 3)))
             assert [row.seq for row in await store.events("t1")] == [1, 2]
             assert await store.epoch("t1") == 3
         finally:
@@ -149,18 +157,13 @@ def test_the_writer_reconnects_after_postgresql_restarts(postgres: Postgres) -> 
         store = Store(postgres.database(f"r{uuid.uuid4().hex[:12]}"))
         await store.start()
 
-        def table(session: Session) -> None:
-            session.add(TableRow(id="t", config={}, seed="s", status="playing", created=0.0))
-
-        def event(seq: int) -> list[dict[str, object]]:
-            row = {"table_id": "t", "seq": seq, "kind": "sit", "public": {}, "private": {}}
-            return [row | {"secret": {}, "at": 0.0}]
-
         try:
-            await store.write(table)
-            await store.write(Append(event(1), fence=("t", 0)))
+            await store.write(playing("t", 0))
+            await store.write(Append(event("t", 1), fence=("t", 0)))
             postgres.restart()
-            outcomes = [await store.write(Append(event(seq), fence=("t", 0))) for seq in (2, 3)]
+            outcomes = [
+                await store.write(Append(event("t", seq), fence=("t", 0))) for seq in (2, 3)
+            ]
             assert outcomes == [None, None]
             assert [row.seq for row in await store.events("t")] == [1, 2, 3]
         finally:
