@@ -100,6 +100,10 @@ class QModel:
             arrays[f"w{i}"], arrays[f"b{i}"] = w, b
         np.savez_compressed(path, allow_pickle=False, **arrays)
 
+    def trained_under(self, rules: Rules) -> bool:
+        """Whether the model was trained under ``rules`` (``False`` when it does not say)."""
+        return self.rules is not None and json.loads(self.rules) == rules.to_dict()
+
     def values(
         self, observation: npt.NDArray[np.float32], actions: npt.NDArray[np.float32]
     ) -> npt.NDArray[np.float32]:
@@ -156,9 +160,7 @@ def shipped_model(rules: Rules) -> tuple[QModel, float | None]:
             "no learned model ships with this version: train one with `baohuang train` and "
             "name it as learned:PATH/model.npz"
         )
-    own = [
-        (m, margin) for m, margin in models if m.rules and json.loads(m.rules) == rules.to_dict()
-    ]
+    own = [(m, margin) for m, margin in models if m.trained_under(rules)]
     return (own or list(models))[0]
 
 
@@ -187,7 +189,7 @@ class LearnedBot:
         self.margin = margin
         model = self.model
         #: A role-answers model knows its own rules' stakes: under others the heuristic answers.
-        own = model.rules is None or json.loads(model.rules) == rules.to_dict()
+        own = model.rules is None or model.trained_under(rules)
         self.answers = not model.roles_only or own
         needs_base = margin is not None or model.roles_only or model.hints > 0
         self.base = HeuristicBot(rules) if needs_base else None

@@ -133,11 +133,11 @@ def empty_observations() -> npt.NDArray[np.float16]:
     return np.zeros((0, SIZE), np.float16)
 
 
-def expert_game(rules: Rules, expert: str, seed: str, student: Path | None = None) -> Lessons:
+def expert_game(rules: Rules, expert: str, seed: str, student: QModel | None = None) -> Lessons:
     """One game of ``expert`` at every seat from the deal of ``seed`` (module docstring), or of
-    the network at ``student`` labelled by ``expert`` (:func:`dagger_game`)."""
+    the network ``student`` labelled by ``expert`` (:func:`dagger_game`)."""
     if student is not None:
-        return dagger_game(rules, expert, QModel.load(student), seed)
+        return dagger_game(rules, expert, student, seed)
     bots = [make_bot(expert, rules, f"{seed}/{seat}") for seat in range(SEATS)]
 
     def choose(seat: int, view: View, legal: list[Action]) -> Action:
@@ -290,14 +290,15 @@ def write_shard(
 ) -> None:
     """Shard ``index``: :data:`SHARD` games from the seeds ``SEED/INDEX·SHARD + g`` (played
     by ``student`` if given, labelled by ``expert``: noted beside it, :data:`STUDENT`)."""
+    model = QModel.load(student) if student is not None else None
     parts = []
     for g in range(SHARD):
-        parts.append(expert_game(rules, expert, f"{seed}/{index * SHARD + g}", student))
+        parts.append(expert_game(rules, expert, f"{seed}/{index * SHARD + g}", model))
         if done is not None:
             done(1)
     note = folder / GAMES / f"{index:05d}{STUDENT}"
-    if student is not None:  # the note first: no student's shard without it
-        made = QModel.load(student).provenance or {}
+    if model is not None:  # the note first: no student's shard without it
+        made = model.provenance or {}
         about = {"model": str(student), **{k: made.get(k) for k in ("commit", "updates")}}
         note.write_text(json.dumps(about, sort_keys=True) + "\n")
     else:
